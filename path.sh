@@ -1,0 +1,21 @@
+# Source me from a recipe or a shell: environment for pydeid tools (the Kaldi/ESPnet path.sh convention).
+# PYDEID_ROOT is the repository root; recipes under egs/<corpus>/s5 reach it through their symlinks.
+if [ -z "${PYDEID_ROOT:-}" ]; then
+  PYDEID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+fi
+export PYDEID_ROOT
+if [ -f "$PYDEID_ROOT/.venv/bin/activate" ]; then
+  # shellcheck disable=SC1091
+  . "$PYDEID_ROOT/.venv/bin/activate"
+fi
+export PATH="$PYDEID_ROOT/utils:$PYDEID_ROOT/steps:$PATH"
+export LC_ALL=C
+export PYTHONUNBUFFERED=1
+# No network at run time: never reach a model hub, never download nltk/g2p data on import.
+export HF_HUB_OFFLINE=1
+export TRANSFORMERS_OFFLINE=1
+export HF_DATASETS_OFFLINE=1
+export NLTK_DATA="$PYDEID_ROOT/.venv/nltk_data"
+export FLAIR_CACHE_ROOT="${FLAIR_CACHE_ROOT:-$PYDEID_ROOT/.venv/flair_cache}"
+export MPLBACKEND=Agg
+export TF_CPP_MIN_LOG_LEVEL=3

@@ -1,0 +1,5 @@
+import sys
+
+from pydeid.cli import main
+
+sys.exit(main())

@@ -1,0 +1,17 @@
+"""`pydeid validate-data-dir`: the Python behind utils/validate_data_dir.sh."""
+
+COMMAND = "validate-data-dir"
+HELP = "check a Kaldi data dir (sorted unique ids, text/utt2spk/spk2utt/wav.scp/segments consistency)"
+
+
+def add_arguments(p):
+    p.add_argument("--no-text", action="store_true", help="do not require a text file")
+    p.add_argument("--check-audio", action="store_true", help="open every wav.scp entry")
+    p.add_argument("data", help="data directory")
+
+
+def run(args):
+    from pydeid.io import DataDir, validate_data_dir
+    validate_data_dir(args.data, check_audio=args.check_audio, no_text=args.no_text)
+    d = DataDir.read(args.data, validate=False)
+    print(f"{args.data}: OK ({len(d.utt2spk)} utterances, {len(d.spk2utt)} speakers)")

@@ -1,0 +1,112 @@
+"""CoNLL files: one `token tag [more columns]` line per token, a blank line between sentences.
+
+Comment lines start with "# " (hash and space); a line that is just "#" is a token. pydeid names each
+sentence with a `# id = <utterance-id>` comment so tags can be joined to a Kaldi data dir.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .atomic import atomic_write
+from .errors import FormatError
+
+VALID_PREFIXES = ("B-", "I-")
+
+
+@dataclass
+class Sentence:
+    tokens: list[str]
+    tags: list[str]
+    id: str | None = None
+    extra: list[list[str]] = field(default_factory=list)  # further columns per token, if any
+    comments: list[str] = field(default_factory=list)     # comment lines other than "# id = ..." (without "# ")
+
+    def __post_init__(self):
+        if len(self.tokens) != len(self.tags):
+            raise ValueError(f"sentence {self.id}: {len(self.tokens)} tokens but {len(self.tags)} tags")
+
+    def spans(self) -> list[tuple[int, int, str]]:
+        """Entity spans as (start, end_exclusive, type) from BIO tags (a stray I- opens a span)."""
+        return bio_to_spans(self.tags)
+
+
+def bio_to_spans(tags: list[str]) -> list[tuple[int, int, str]]:
+    spans: list[tuple[int, int, str]] = []
+    start, typ = None, None
+    for i, t in enumerate(list(tags) + ["O"]):
+        if t == "O" or t.startswith("B-") or (t.startswith("I-") and t[2:] != typ):
+            if start is not None:
+                spans.append((start, i, typ))
+                start, typ = None, None
+            if t != "O":
+                start, typ = i, t[2:]
+    return spans
+
+
+def read_conll(path: str | os.PathLike, validate_bio: bool = True) -> list[Sentence]:
+    path = Path(path)
+    sentences: list[Sentence] = []
+    toks: list[str] = []
+    tags: list[str] = []
+    extra: list[list[str]] = []
+    comments: list[str] = []
+    sid: str | None = None
+    start_line = 1
+
+    def flush():
+        nonlocal toks, tags, extra, comments, sid
+        if toks:
+            sentences.append(Sentence(toks, tags, sid, extra, comments))
+        elif sid is not None:
+            sentences.append(Sentence([], [], sid, [], comments))
+        toks, tags, extra, comments, sid = [], [], [], [], None
+
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as e:
+        raise FormatError(path, None, f"cannot open: {e.strerror}") from None
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            line = raw.rstrip("\n").rstrip("\r")
+            if not line.strip():
+                flush()
+                continue
+            if line.startswith("# "):
+                if toks:  # a comment after tokens starts a new sentence
+                    flush()
+                body = line[2:].strip()
+                if body.startswith("id =") or body.startswith("id="):
+                    sid = body.split("=", 1)[1].strip()
+                else:
+                    comments.append(body)
+                continue
+            f = line.split()
+            if len(f) < 2:
+                raise FormatError(path, lineno, f"expected 'token tag', got '{line}'")
+            tag = f[1]
+            if validate_bio and tag != "O" and not (tag.startswith(VALID_PREFIXES) and len(tag) > 2):
+                raise FormatError(path, lineno, f"tag '{tag}' is not O, B-X or I-X")
+            toks.append(f[0])
+            tags.append(tag)
+            extra.append(f[2:])
+        flush()
+    return sentences
+
+
+def write_conll(path: str | os.PathLike, sentences: Iterable[Sentence]) -> None:
+    with atomic_write(path) as f:
+        for s in sentences:
+            if s.id is not None:
+                f.write(f"# id = {s.id}\n")
+            for c in s.comments:
+                f.write(f"# {c}\n")
+            for i, (tok, tag) in enumerate(zip(s.tokens, s.tags)):
+                if not tok or any(ch.isspace() for ch in tok):
+                    raise ValueError(f"sentence {s.id}: token {tok!r} is empty or contains whitespace")
+                cols = [tok, tag] + (s.extra[i] if i < len(s.extra) else [])
+                f.write(" ".join(cols) + "\n")
+            f.write("\n")
