@@ -1,0 +1,1 @@
+"""Corpus preparation: the embedded synthetic corpus (mini), LibriSpeech and VerbMobil (BAS)."""
