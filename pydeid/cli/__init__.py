@@ -14,6 +14,7 @@ import argparse
 import importlib
 import logging
 import pkgutil
+import signal
 import sys
 
 from pydeid.io.errors import FormatError
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=getattr(logging, args.log_level),
                         format="%(asctime)s (%(module)s:%(lineno)d) %(levelname)s: %(message)s")
+    # run.pl/slurm/queue stop jobs with SIGTERM: turn it into SystemExit so atomic writers clean their temp files.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -133,6 +133,8 @@ def read_audio(spec: str, sr: int | None = 16000, start: float | None = None, en
 def audio_duration(spec: str) -> float:
     """Duration in seconds without decoding when the spec is a plain file."""
     if spec_kind(spec) == "file":
+        if not os.path.exists(spec.strip()):
+            raise AudioError(spec.strip(), None, "audio file does not exist")
         try:
             return sf.info(spec.strip()).duration
         except Exception as e:

@@ -1,7 +1,8 @@
-"""CoNLL files: one `token tag [more columns]` line per token, a blank line between sentences.
+"""CoNLL files: one `token<TAB>tag[<TAB>more columns]` line per token, a blank line between sentences.
 
-Comment lines start with "# " (hash and space); a line that is just "#" is a token. pydeid names each
-sentence with a `# id = <utterance-id>` comment so tags can be joined to a Kaldi data dir.
+Comment lines start with "# " (hash and space); a token line may itself start with "#" ("#<TAB>O"), which is
+why we write tab-separated columns (reading accepts any whitespace). pydeid names each sentence with a
+`# id = <utterance-id>` comment (`# sent_id = ...` is read too) so tags can be joined to a Kaldi data dir.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def read_conll(path: str | os.PathLike, validate_bio: bool = True) -> list[Sente
                 if toks:  # a comment after tokens starts a new sentence
                     flush()
                 body = line[2:].strip()
-                if body.startswith("id =") or body.startswith("id="):
+                if body.split("=", 1)[0].strip() in ("id", "sent_id") and "=" in body:
                     sid = body.split("=", 1)[1].strip()
                 else:
                     comments.append(body)
@@ -108,5 +109,5 @@ def write_conll(path: str | os.PathLike, sentences: Iterable[Sentence]) -> None:
                 if not tok or any(ch.isspace() for ch in tok):
                     raise ValueError(f"sentence {s.id}: token {tok!r} is empty or contains whitespace")
                 cols = [tok, tag] + (s.extra[i] if i < len(s.extra) else [])
-                f.write(" ".join(cols) + "\n")
+                f.write("\t".join(cols) + "\n")
             f.write("\n")
