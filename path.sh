@@ -1,7 +1,8 @@
 # Source me from a recipe or a shell: environment for pydeid tools (the Kaldi/ESPnet path.sh convention).
 # PYDEID_ROOT is the repository root; recipes under egs/<corpus>/s5 reach it through their symlinks.
 if [ -z "${PYDEID_ROOT:-}" ]; then
-  PYDEID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+  # resolve the symlink egs/<corpus>/s5/path.sh -> ../../../path.sh
+  PYDEID_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd -P)
 fi
 export PYDEID_ROOT
 if [ -f "$PYDEID_ROOT/.venv/bin/activate" ]; then
