@@ -1,0 +1,116 @@
+"""ASR decoding with espnet2.bin.asr_inference (in-process), plus hypothesis word timings (CTM).
+
+<decode-dir> receives:
+  text            hypotheses (normalised like the training text: see <exp-dir>/textnorm.json), every input
+                  utterance listed (an empty hypothesis is `<utt>` alone)
+  hyp.ctm         hypothesis word timings from CTC forced alignment of the hypothesis (pydeid.align.ctc), when
+                  the alignment module is available
+  textnorm.json   copy of the model's normalisation (steps/score.sh applies it to the references)
+  decode_info.json  model, options, audio seconds, wall seconds, real-time factor
+  espnet/         ESPnet's own output (1best_recog/{text,token,score}), logs
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import time
+from pathlib import Path
+
+import soundfile as sf
+
+from pydeid.io import atomic_write_text, read_kaldi_map, write_kaldi_map
+
+from .espnet_run import run_espnet
+from .prep import prepare_asr_data
+from .textnorm import TextNorm
+
+log = logging.getLogger(__name__)
+
+
+def decode_asr(exp_dir, data, out_dir, beam_size: int = 4, ctc_weight: float = 0.3, ngpu: int = 0,
+               model_file: str = "valid.acc.best.pth", penalty: float = 0.0, maxlenratio: float = 0.0,
+               ctm: bool = True) -> Path:
+    exp = Path(exp_dir).resolve()
+    out = Path(out_dir).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    norm = TextNorm.load(exp / "textnorm.json")
+    model = Path(model_file) if Path(model_file).is_absolute() else exp / model_file
+    if not model.exists():
+        raise FileNotFoundError(f"{model}: no such model (train first, or pass --model)")
+    from . import adversarial  # noqa: F401  registers the speaker-adversarial model class
+
+    asr_data = prepare_asr_data(data, out / "data", norm, need_text=False)
+    wav_scp = read_kaldi_map(asr_data / "wav.scp")
+    audio_sec = sum(sf.info(p).duration for p in wav_scp.values())
+
+    esp = out / "espnet"
+    if esp.exists():
+        shutil.rmtree(esp)
+    t0 = time.time()
+    run_espnet("asr_inference", [
+        "--ngpu", ngpu, "--batch_size", 1, "--beam_size", beam_size, "--ctc_weight", ctc_weight,
+        "--lm_weight", 0, "--penalty", penalty, "--maxlenratio", maxlenratio, "--nbest", 1,
+        "--asr_train_config", exp / "config.yaml", "--asr_model_file", model,
+        "--data_path_and_name_and_type", f"{asr_data}/wav.scp,speech,sound",
+        "--key_file", asr_data / "wav.scp", "--output_dir", esp])
+    wall = time.time() - t0
+    raw = {}
+    hyp_file = esp / "1best_recog" / "text"
+    if hyp_file.exists():
+        raw = read_kaldi_map(hyp_file, require_value=False, check_sorted=False)
+    hyps = {u: " ".join(raw.get(u, "").split()) for u in wav_scp}
+    write_kaldi_map(out / "text", hyps)
+    norm.save(out / "textnorm.json")
+
+    ctm_status = "not requested"
+    if ctm:
+        ctm_status = write_hyp_ctm(exp, model, asr_data, hyps, out / "hyp.ctm")
+    info = {"exp_dir": str(exp), "model": str(model), "data": str(Path(data).resolve()), "beam_size": beam_size,
+            "ctc_weight": ctc_weight, "num_utts": len(hyps), "audio_seconds": round(audio_sec, 2),
+            "decode_seconds": round(wall, 2), "rtf": round(wall / audio_sec, 3) if audio_sec else None,
+            "ctm": ctm_status}
+    atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")
+    return out
+
+
+def write_hyp_ctm(exp: Path, model: Path, asr_data: Path, hyps: dict[str, str], ctm_path: Path) -> str:
+    """Word timings of the hypotheses by CTC forced alignment with the same model (pydeid.align.ctc)."""
+    try:
+        from pydeid.align import ctc as ctc_align  # written by the alignment owner
+    except ImportError:
+        log.warning("pydeid.align.ctc is not available: no hypothesis CTM written")
+        return "unavailable (pydeid.align.ctc missing)"
+    return _ctc_ctm(ctc_align, exp, model, asr_data, hyps, ctm_path)
+
+
+def merge_decode_dirs(out_dir, parts) -> Path:
+    """Merge the decode dirs of parallel jobs (text, hyp.ctm, decode_info.json, textnorm.json) into out_dir."""
+    from pydeid.io import read_ctm, write_ctm
+    out = Path(out_dir)
+    hyps, ctm, infos = {}, [], []
+    for p in map(Path, parts):
+        if not (p / "decode_info.json").exists():
+            raise FileNotFoundError(f"{p}: incomplete decoding job (no decode_info.json)")
+        hyps.update(read_kaldi_map(p / "text", require_value=False, check_sorted=False))
+        if (p / "hyp.ctm").exists():
+            ctm += read_ctm(p / "hyp.ctm")
+        infos.append(json.loads((p / "decode_info.json").read_text()))
+    write_kaldi_map(out / "text", hyps)
+    if ctm:
+        write_ctm(out / "hyp.ctm", sorted(ctm, key=lambda e: (e.utt, e.start)))
+    shutil.copyfile(Path(parts[0]) / "textnorm.json", out / "textnorm.json")
+    info = dict(infos[0])
+    info["data"] = str(Path(infos[0]["data"]).parent.parent)
+    for k in ("num_utts", "audio_seconds", "decode_seconds"):
+        info[k] = round(sum(i[k] for i in infos), 2)
+    info["rtf"] = round(info["decode_seconds"] / info["audio_seconds"], 3) if info["audio_seconds"] else None
+    info["jobs"] = len(infos)
+    atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")
+    return out
+
+
+def _ctc_ctm(ctc_align, exp, model, asr_data, hyps, ctm_path) -> str:
+    log.warning("pydeid.align.ctc interface not wired yet: no hypothesis CTM written")
+    return "unavailable (pydeid.align.ctc interface not wired)"

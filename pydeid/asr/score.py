@@ -1,0 +1,128 @@
+"""WER/CER scoring of a decode dir against a data dir (jiwer), overall and per subset.
+
+References are normalised with the model's own normalisation (<decode-dir>/textnorm.json) so references and
+hypotheses match in case and punctuation. WER = (S + D + I) / N over reference words; CER is the same over
+characters with spaces removed. Subsets (columns of the seed 004 A.3 tables):
+  all        every scored utterance
+  m, f       speaker gender, when the data dir has utt2gender or spk2gender
+  <label>    from an optional subsets file: `<utt-or-speaker> <label> [<label> ...]` (utt2subset or spk2subset;
+             a key that is a speaker applies to all its utterances), e.g. `ADB DE+ DA`.
+An utterance without hypothesis is scored as an empty hypothesis (all deletions) and counted as missing.
+
+Writes <decode-dir>/scoring/{per_utt,results.json,result.md} and a section of a RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import jiwer
+
+from pydeid.io import DataDir, FormatError, atomic_write_text, kaldi_sort_key, read_kaldi_map
+from pydeid.report import markdown_table, update_results_section
+
+from .textnorm import TextNorm
+
+log = logging.getLogger(__name__)
+
+
+def read_subsets(path, data: DataDir) -> dict[str, list[str]]:
+    """label -> utterances, from a utt2subset or spk2subset file."""
+    path = Path(path)
+    spk2utt = data.spk2utt
+    out: dict[str, list[str]] = {}
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) < 2:
+                raise FormatError(path, lineno, f"expected '<utt-or-speaker> <label> ...', got '{line.rstrip()}'")
+            key, labels = fields[0], fields[1:]
+            if key in data.utt2spk:
+                utts = [key]
+            elif key in spk2utt:
+                utts = spk2utt[key]
+            else:
+                raise FormatError(path, lineno, f"'{key}' is neither an utterance nor a speaker of {data.path}")
+            for lab in labels:
+                out.setdefault(lab, []).extend(utts)
+    return out
+
+
+def _counts(ref: str, hyp: str) -> dict[str, int]:
+    w = jiwer.process_words(ref, hyp)
+    rc, hc = ref.replace(" ", ""), hyp.replace(" ", "")
+    if rc or hc:
+        c = jiwer.process_characters(rc, hc)
+        cs, cd, ci, ch = c.substitutions, c.deletions, c.insertions, c.hits
+    else:
+        cs = cd = ci = ch = 0
+    return {"words": len(ref.split()), "sub": w.substitutions, "del": w.deletions, "ins": w.insertions,
+            "chars": len(rc), "csub": cs, "cdel": cd, "cins": ci}
+
+
+def _aggregate(per_utt: dict[str, dict], utts: list[str]) -> dict:
+    tot = {k: sum(per_utt[u][k] for u in utts) for k in ("words", "sub", "del", "ins", "chars", "csub", "cdel",
+                                                         "cins")}
+    err = tot["sub"] + tot["del"] + tot["ins"]
+    cerr = tot["csub"] + tot["cdel"] + tot["cins"]
+    return {"sents": len(utts), "words": tot["words"], "sub": tot["sub"], "del": tot["del"], "ins": tot["ins"],
+            "wer": 100.0 * err / tot["words"] if tot["words"] else None,
+            "cer": 100.0 * cerr / tot["chars"] if tot["chars"] else None}
+
+
+def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title: str | None = None) -> dict:
+    decode_dir = Path(decode_dir)
+    d = DataDir.read(data)
+    norm_file = decode_dir / "textnorm.json"
+    norm = TextNorm.load(norm_file) if norm_file.exists() else TextNorm()
+    hyps = read_kaldi_map(decode_dir / "text", require_value=False, check_sorted=False)
+    missing = [u for u in d.utts if u not in hyps]
+    if missing:
+        log.warning("%s: %d of %d utterances have no hypothesis (scored as empty), e.g. %s",
+                    decode_dir / "text", len(missing), len(d.utts), missing[0])
+    per_utt, refs = {}, {}
+    for u in d.utts:
+        refs[u] = norm(d.text.get(u, ""))
+        per_utt[u] = _counts(refs[u], " ".join(hyps.get(u, "").split()))
+
+    subsets: dict[str, list[str]] = {"all": list(d.utts)}
+    genders = {u: d.gender(u) for u in d.utts}
+    for g in ("m", "f"):
+        us = [u for u in d.utts if genders[u] == g]
+        if us:
+            subsets[g] = us
+    if subsets_file:
+        for lab, us in read_subsets(subsets_file, d).items():
+            subsets[lab] = sorted(set(us), key=kaldi_sort_key)
+    results = {lab: _aggregate(per_utt, us) for lab, us in subsets.items()}
+    results["all"]["missing_hyps"] = len(missing)
+
+    sdir = decode_dir / "scoring"
+    sdir.mkdir(exist_ok=True)
+    lines = [f"{u} words={c['words']} sub={c['sub']} del={c['del']} ins={c['ins']}\n  ref: {refs[u]}\n"
+             f"  hyp: {' '.join(hyps.get(u, '').split())}\n" for u, c in per_utt.items()]
+    atomic_write_text(sdir / "per_utt", "".join(lines))
+    atomic_write_text(sdir / "results.json", json.dumps(results, indent=1) + "\n")
+    labels = list(results)
+    rows = [["# wrd"] + [results[lab]["words"] for lab in labels],
+            ["# sent"] + [results[lab]["sents"] for lab in labels],
+            ["WER (%)"] + [results[lab]["wer"] for lab in labels],
+            ["CER (%)"] + [results[lab]["cer"] for lab in labels]]
+    table = markdown_table([""] + labels, rows, ".2f")
+    info_file = decode_dir / "decode_info.json"
+    extra = ""
+    if info_file.exists():
+        info = json.loads(info_file.read_text())
+        extra = (f"\nmodel `{info.get('model')}`, beam {info.get('beam_size')}, ctc weight "
+                 f"{info.get('ctc_weight')}, RTF {info.get('rtf')}\n")
+    atomic_write_text(sdir / "result.md", table + extra)
+    if results_md is None:
+        results_md = decode_dir.parent / "RESULTS.md"
+    update_results_section(results_md, f"asr-score-{decode_dir.name}", table + extra,
+                           title=title or f"WER of {decode_dir.name} on {Path(data).name}")
+    return results

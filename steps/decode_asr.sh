@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Decode a Kaldi data dir with a model trained by steps/train_asr.sh (espnet2 asr_inference, CTC/attention beam
+# search without LM), in --nj parallel jobs through $cmd; hypotheses merged into <decode-dir>/text and, when
+# pydeid.align.ctc is available, hypothesis word timings into <decode-dir>/hyp.ctm (CTC forced alignment of
+# the hypothesis with the same model). Score with steps/score.sh.
+#
+# Usage: steps/decode_asr.sh [options] <exp-dir> <data> <decode-dir>
+#   --nj 1                 parallel jobs (the data dir is split with utils/split_data.sh when > 1)
+#   --cmd "$decode_cmd"
+#   --beam-size 4
+#   --ctc-weight 0.3
+#   --penalty 0.0          insertion bonus
+#   --ngpu 0
+#   --model valid.acc.best.pth   model file inside <exp-dir> (or an absolute path)
+#   --ctm true             write hyp.ctm
+set -euo pipefail
+
+nj=1
+cmd=${decode_cmd:-run.pl}
+beam_size=4
+ctc_weight=0.3
+penalty=0.0
+ngpu=0
+model=valid.acc.best.pth
+ctm=true
+help_message="Usage: $0 [options] <exp-dir> <data> <decode-dir>  (see the header of $0 for options)"
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+exp=$1
+data=$2
+dir=$3
+
+for f in "$exp/config.yaml" "$exp/textnorm.json"; do
+  [ -f "$f" ] || { echo "$0: missing $f (train with steps/train_asr.sh first)" >&2; exit 1; }
+done
+pydeid validate-data-dir --no-text "$data" >/dev/null
+
+opts=(--beam-size "$beam_size" --ctc-weight "$ctc_weight" --penalty "$penalty" --ngpu "$ngpu" --model "$model")
+[ "$ctm" = true ] || opts+=(--no-ctm)
+gpu_opt=()
+[ "$ngpu" -gt 0 ] && gpu_opt=(--gpu "$ngpu")
+
+mkdir -p "$dir/log"
+nutt=$(wc -l <"$data/utt2spk")
+[ "$nj" -gt "$nutt" ] && nj=$nutt
+if [ "$nj" -gt 1 ]; then
+  sdata=$data/split$nj
+  [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
+  $cmd "${gpu_opt[@]}" JOB=1:$nj "$dir/log/decode.JOB.log" \
+    pydeid asr-decode "${opts[@]}" "$exp" "$sdata/JOB" "$dir/split$nj/JOB" || {
+      echo "$0: decoding failed, see $dir/log/decode.*.log" >&2; exit 1; }
+  parts=()
+  for n in $(seq "$nj"); do parts+=("$dir/split$nj/$n"); done
+  pydeid asr-decode-merge "$dir" "${parts[@]}"
+else
+  $cmd "${gpu_opt[@]}" "$dir/log/decode.1.log" pydeid asr-decode "${opts[@]}" "$exp" "$data" "$dir" || {
+    echo "$0: decoding failed, see $dir/log/decode.1.log" >&2; tail -n 20 "$dir/log/decode.1.log" >&2; exit 1; }
+fi
+echo "$0: hypotheses in $dir/text$( [ -s "$dir/hyp.ctm" ] && echo ", word timings in $dir/hyp.ctm")"
