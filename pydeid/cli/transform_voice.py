@@ -1,0 +1,122 @@
+"""`pydeid transform-voice`: convert the voices of a Kaldi data dir (VoiceMask, VTLN-based conversion, McAdams).
+
+Parts (steps/transform_voice.sh runs them as: plan once, convert per split through $cmd, assemble once):
+  plan      draw targets/parameters per utterance (secret, mode 0600, in <exp-dir>/secrets), build the VTLN pool;
+  convert   write <wav-dir>/<utt>.wav for the utterances of --split-data (default: all), resumable;
+  assemble  write <out-data> (wav.scp -> converted audio, absolute paths; other files carried over).
+`--part all` (default) does the three in one process.
+"""
+
+COMMAND = "transform-voice"
+HELP = "convert the voices of a data dir (voicemask | vtln | mcadams) into a new data dir"
+
+
+def add_arguments(p):
+    p.add_argument("--method", choices=["voicemask", "vtln", "mcadams"], default="voicemask")
+    p.add_argument("--strategy", type=int, choices=[1, 2, 3], default=3,
+                   help="vtln targets: 1 one fixed target, 2 one random target per source speaker, "
+                        "3 one random target per utterance (voicemask/mcadams draw per utterance)")
+    p.add_argument("-T", "--max-targets", type=int, default=100, help="size of the vtln target pool")
+    p.add_argument("--target-data", help="data dir of target speakers (required by vtln)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--suffix", default=None, help="out-data defaults to <in-data><suffix> (default _mod_<method>)")
+    p.add_argument("--exp-dir", default=None,
+                   help="holds secrets/ (the plan, mode 0600), the vtln pool and logs; default exp/transform_voice/"
+                        "<out-data name>; must lie outside out-data")
+    p.add_argument("--wav-dir", default=None, help="where converted wavs go (default <out-data>/wav)")
+    p.add_argument("--targets-file", default=None,
+                   help="reuse the mapping/parameters of a previous plan (a secret json written by a former run)")
+    p.add_argument("--resume", action="store_true", help="skip utterances whose output wav already exists")
+    p.add_argument("--config", default=None, help="YAML with method parameters (conf/voice/<method>.yaml)")
+    p.add_argument("--f0-method", choices=["dio", "harvest"], default=None, help="WORLD F0 estimator")
+    p.add_argument("--frame-period", type=float, default=None, help="WORLD frame period in ms")
+    p.add_argument("--fft-size", type=int, default=None, help="WORLD FFT size (default from pyworld)")
+    p.add_argument("--part", choices=["all", "plan", "convert", "assemble"], default="all")
+    p.add_argument("--split-data", default=None, help="convert part: the split of in-data this job converts")
+    p.add_argument("in_data")
+    p.add_argument("out_data", nargs="?")
+
+
+def _load_config(path, method):
+    import yaml
+    with open(path, encoding="utf-8") as f:
+        conf = yaml.safe_load(f) or {}
+    if not isinstance(conf, dict):
+        from pydeid.io import FormatError
+        raise FormatError(path, None, "expected a YAML mapping")
+    return conf
+
+
+def run(args):
+    import logging
+    from pathlib import Path
+
+    from pydeid.io import DataDir, FormatError
+    from pydeid.voice import convert as C
+    from pydeid.voice.world import WorldConfig
+
+    log = logging.getLogger("transform-voice")
+    in_dir = Path(args.in_data)
+    suffix = args.suffix if args.suffix is not None else f"_mod_{args.method}"
+    out_dir = Path(args.out_data) if args.out_data else in_dir.parent / (in_dir.name + suffix)
+    out_dir = out_dir.resolve()
+    exp_dir = Path(args.exp_dir or Path("exp") / "transform_voice" / out_dir.name).resolve()
+    if exp_dir == out_dir or out_dir in exp_dir.parents:
+        raise FormatError(exp_dir, None, "--exp-dir (secrets) must lie outside the output data dir")
+    wav_dir = Path(args.wav_dir).resolve() if args.wav_dir else out_dir / "wav"
+    plan_path = exp_dir / "secrets" / C.PLAN_NAME
+    pool_path = exp_dir / C.POOL_NAME
+
+    conf = _load_config(args.config, args.method) if args.config else {}
+    world_conf = dict(conf.pop("world", {}) or {})
+    for key, val in (("f0_method", args.f0_method), ("frame_period", args.frame_period),
+                     ("fft_size", args.fft_size)):
+        if val is not None:
+            world_conf[key] = val
+    world = WorldConfig(**world_conf)
+    k = int(conf.pop("k", 8))
+    method_params = conf  # the rest: VoiceMaskParams / McAdamsParams fields
+    if args.method == "vtln" and method_params:
+        raise FormatError(args.config, None, f"unknown vtln options {sorted(method_params)} (only k, world)")
+    progress = C.show_progress()
+
+    if args.part in ("all", "plan"):
+        full = DataDir.read(in_dir)
+        if args.resume and plan_path.exists() and not args.targets_file:
+            log.info("resume: keeping the existing plan %s", plan_path)
+        else:
+            pool = None
+            if args.method == "vtln":
+                if not args.target_data:
+                    raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
+                if not (args.resume and pool_path.exists()):
+                    targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
+                                                progress=progress)
+                    targets.save(pool_path)
+                    log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
+                from pydeid.voice.vtln import VtlnTargets
+                pool = sorted(VtlnTargets.load(pool_path).models)
+            previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None
+            if previous and previous.get("method") != args.method:
+                raise FormatError(args.targets_file, None,
+                                  f"plan was made for method {previous.get('method')}, not {args.method}")
+            if previous:
+                method_params = previous.get("params", method_params)
+            plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous)
+            plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
+                             "fft_size": world.fft_size}
+            C.save_plan(plan, plan_path, out_dir, wav_dir)
+            log.info("plan (secret, mode 0600): %s", plan_path)
+
+    if args.part in ("all", "convert"):
+        full = DataDir.read(in_dir)
+        plan = C.load_plan(plan_path)
+        world = WorldConfig(**plan.get("world", {}))
+        utts = DataDir.read(args.split_data).utts if args.split_data else full.utts
+        C.convert_utterances(full, utts, plan, wav_dir, world, pool_path=pool_path, resume=args.resume,
+                             progress=progress)
+
+    if args.part in ("all", "assemble"):
+        d = C.assemble(in_dir, out_dir, wav_dir)
+        print(f"{out_dir}: {len(d.utt2spk)} utterances converted with {args.method}")
+    return 0

@@ -1,0 +1,262 @@
+"""Data-dir level voice conversion: plan (draw targets/parameters: a secret), convert (per utterance, resumable,
+atomic), assemble (the output data dir). The CLI `pydeid transform-voice` and steps/transform_voice.sh call these.
+
+Randomness never depends on job split or order: every draw comes from a generator seeded by (seed, key) with key
+the utterance id (strategy 3 and per-utterance parameters), the speaker id (strategy 2) or a constant (strategy 1).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from pydeid.io import DataDir, FormatError, read_secret_json, write_audio, write_kaldi_map, write_secret_json
+
+from .common import rng_for
+from .mcadams import McAdamsParams, McAdamsTransformer, build_mcadams, draw_mcadams
+from .voicemask import VoiceMaskParams, VoiceMaskTransformer, build_voicemask, draw_voicemask
+from .world import WorldConfig
+
+log = logging.getLogger(__name__)
+
+METHODS = ("voicemask", "vtln", "mcadams")
+# Files of a data dir bound to the original audio: never carried into the converted corpus.
+AUDIO_BOUND = {"wav.scp", "segments", "reco2dur", "reco2file_and_channel", "feats.scp", "cmvn.scp", "utt2num_frames",
+               "frame_shift", "spk2utt"}
+PLAN_NAME = "voice_plan.json"
+POOL_NAME = "vtln_targets.npz"
+
+
+# ---- target pool and strategies ---------------------------------------------------------------------------------
+def choose_pool(speakers, max_targets: int, seed: int) -> list[str]:
+    """At most max_targets speakers drawn uniformly at random (seeded), returned sorted."""
+    spks = sorted(speakers)
+    n = min(max_targets, len(spks))
+    idx = rng_for(seed, "pool").choice(len(spks), n, replace=False)
+    return sorted(spks[i] for i in idx)
+
+
+def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str) -> str:
+    """Strategy 1: one target for everybody; 2: one per source speaker; 3: one per utterance.
+
+    A source speaker who is also in the pool is never mapped to himself (unless he is the whole pool).
+    """
+    if strategy == 1:
+        cand = pool
+        key = ("strategy1",)
+    elif strategy == 2:
+        cand = [t for t in pool if t != spk] or pool
+        key = ("strategy2", spk)
+    elif strategy == 3:
+        cand = [t for t in pool if t != spk] or pool
+        key = ("strategy3", utt)
+    else:
+        raise ValueError(f"strategy must be 1, 2 or 3, got {strategy}")
+    t = cand[int(rng_for(seed, *key).integers(len(cand)))]
+    if strategy == 1 and t == spk and len(pool) > 1:   # the fixed target is the speaker himself: take the next one
+        t = pool[(pool.index(t) + 1) % len(pool)]
+    return t
+
+
+def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int, k: int, world: WorldConfig,
+                    max_utts: int = 20, progress: bool = False):
+    from .vtln import VtlnTargets, speaker_model
+    from .world import analyze
+    d = DataDir.read(target_data)
+    pool = choose_pool(d.speakers, max_targets, seed)
+    spk2utt = d.spk2utt
+    models = {}
+    for spk in _progress(pool, progress, "target speakers"):
+        utts = spk2utt[spk][:max_utts]
+        feats = (analyze(d.load_audio(u), 16000, world) for u in utts)
+        models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
+    return VtlnTargets(models, k, world)
+
+
+def _progress(it, enabled: bool, desc: str):
+    if not enabled:
+        return it
+    from tqdm import tqdm
+    return tqdm(it, desc=desc)
+
+
+def show_progress() -> bool:
+    return sys.stderr.isatty()
+
+
+# ---- plan ---------------------------------------------------------------------------------------------------------
+def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_params: dict, pool: list[str] | None,
+              previous: dict | None = None) -> dict:
+    """Per-utterance draws (targets, warping/pitch/McAdams parameters). `previous`: a reused plan (--targets-file)."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method}")
+    prev_utt = (previous or {}).get("utt", {})
+    prev_spk = (previous or {}).get("spk2target", {})
+    plan = {"method": method, "strategy": strategy, "seed": seed, "params": method_params, "utt": {},
+            "spk2target": {}}
+    if method == "voicemask":
+        vm = build_voicemask(**method_params)
+    elif method == "mcadams":
+        mc = build_mcadams(**method_params)
+    for utt in data.utts:
+        spk = data.utt2spk[utt]
+        if utt in prev_utt:
+            plan["utt"][utt] = prev_utt[utt]
+            if "target" in prev_utt[utt] and strategy in (1, 2):
+                plan["spk2target"].setdefault(spk, prev_utt[utt]["target"])
+            continue
+        rng = rng_for(seed, method, "utt", utt)
+        if method == "voicemask":
+            entry = draw_voicemask(vm, rng)
+        elif method == "mcadams":
+            entry = draw_mcadams(mc, rng)
+        else:
+            if strategy in (1, 2) and spk in prev_spk:
+                entry = {"target": prev_spk[spk]}
+            elif strategy == 1 and previous and previous.get("spk2target"):
+                entry = {"target": next(iter(previous["spk2target"].values()))}
+            else:
+                entry = {"target": assign_target(strategy, pool, seed, spk, utt)}
+            if strategy in (1, 2):
+                plan["spk2target"].setdefault(spk, entry["target"])
+        plan["utt"][utt] = entry
+    if pool is not None:
+        missing = sorted({e["target"] for e in plan["utt"].values() if "target" in e} - set(pool))
+        if missing:
+            raise FormatError(None, None, f"reused mapping names target speakers absent from the pool: {missing[:5]}")
+    return plan
+
+
+# ---- convert ------------------------------------------------------------------------------------------------------
+def wav_path(wav_dir: Path, utt: str) -> Path:
+    if "/" in utt or utt.startswith("."):
+        raise FormatError(None, None, f"utterance id '{utt}' cannot name a file")
+    return wav_dir / f"{utt}.wav"
+
+
+def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path, world: WorldConfig,
+                       pool_path: Path | None = None, resume: bool = False, max_fit_utts: int = 30,
+                       progress: bool = False) -> dict:
+    """Convert `utts` of `full` (the whole input data dir, so a speaker's fit never depends on the job split).
+
+    Returns counts {"converted", "skipped"}. Each output is written atomically, so a killed job leaves complete
+    files only and --resume (resume=True) skips them.
+    """
+    wav_dir.mkdir(parents=True, exist_ok=True)
+    method = plan["method"]
+    todo_by_spk: dict[str, list[str]] = {}
+    skipped = 0
+    for u in sorted(utts):
+        if resume and wav_path(wav_dir, u).exists():
+            skipped += 1
+            continue
+        todo_by_spk.setdefault(full.utt2spk[u], []).append(u)
+    n_todo = sum(map(len, todo_by_spk.values()))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=n_todo, desc=f"transform-voice ({method})", unit="utt")
+    if method == "voicemask":
+        tr = VoiceMaskTransformer(build_voicemask(**plan["params"]), world)
+    elif method == "mcadams":
+        tr = McAdamsTransformer(build_mcadams(**plan["params"]))
+    else:
+        from .vtln import VtlnTargets, VtlnTransformer
+        targets = VtlnTargets.load(pool_path)
+        tr = VtlnTransformer(targets)
+        world = targets.world
+    done = 0
+    spk2utt = full.spk2utt
+    for spk, spk_utts in todo_by_spk.items():
+        if method == "vtln":
+            from .world import analyze
+            fit_utts = spk2utt[spk][:max_fit_utts]
+            seed = int(rng_for(plan["seed"], "kmeans", spk).integers(2 ** 31))
+            tr.fit_features((analyze(full.load_audio(u), 16000, world) for u in fit_utts), seed=seed)
+        for u in spk_utts:
+            wav = full.load_audio(u)
+            entry = plan["utt"][u]
+            if method == "vtln":
+                y = tr.transform(wav, entry["target"])
+            else:
+                y = tr.transform(wav, 16000, draw=entry)
+            write_audio(wav_path(wav_dir, u), y, 16000)
+            done += 1
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    log.info("converted %d utterances, skipped %d already written", done, skipped)
+    return {"converted": done, "skipped": skipped}
+
+
+# ---- assemble -----------------------------------------------------------------------------------------------------
+def assemble(in_dir: Path, out_dir: Path, wav_dir: Path) -> DataDir:
+    """Write the converted data dir: new wav.scp (absolute paths), other files carried over unchanged.
+
+    Refuses to finish if an utterance has no converted audio or if any output file still names original audio.
+    """
+    full = DataDir.read(in_dir)
+    wav_dir = wav_dir.resolve()
+    for tmp in wav_dir.glob(".*.tmp"):       # temp files of writers killed mid-write
+        tmp.unlink()
+    missing = [u for u in full.utts if not wav_path(wav_dir, u).is_file()]
+    if missing:
+        raise FormatError(wav_dir, None, f"{len(missing)} utterances have no converted audio (e.g. {missing[0]}); "
+                                         f"rerun the conversion with --resume")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for f in sorted(Path(in_dir).iterdir()):
+        if f.is_file() and f.name not in AUDIO_BOUND and not f.name.startswith("."):
+            shutil.copyfile(f, out_dir / f.name)
+    out = DataDir(wav_scp={u: str(wav_path(wav_dir, u)) for u in full.utts}, text=full.text,
+                  utt2spk=full.utt2spk, utt2gender=full.utt2gender, spk2gender=full.spk2gender,
+                  utt2dur=full.utt2dur)
+    out.write(out_dir)
+    for name in AUDIO_BOUND - {"wav.scp", "spk2utt"}:
+        (out_dir / name).unlink(missing_ok=True)
+    check_no_original_paths(full, out_dir)
+    return out
+
+
+def original_audio_paths(d: DataDir) -> set[str]:
+    """Every file path named by a wav.scp value (plain paths, ark files, and path-like words of pipe commands)."""
+    paths = set()
+    for v in d.wav_scp.values():
+        v = v.strip()
+        if v.endswith("|"):
+            paths.update(w for w in v[:-1].split() if "/" in w)
+        else:
+            paths.add(v.rsplit(":", 1)[0] if ".ark:" in v else v)
+    return {p for p in paths if p}
+
+
+def check_no_original_paths(src: DataDir, out_dir: Path) -> None:
+    paths = original_audio_paths(src)
+    resolved = {str(Path(p).resolve()) for p in paths if not p.startswith("-")}
+    for f in sorted(out_dir.iterdir()):
+        if not f.is_file():
+            continue
+        try:
+            text = f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for p in paths | resolved:
+            if len(p) > 3 and p in text:
+                raise FormatError(f, None, f"converted corpus still names original audio '{p}'")
+
+
+# ---- secrets -----------------------------------------------------------------------------------------------------
+def save_plan(plan: dict, path: Path, out_dir: Path, wav_dir: Path) -> Path:
+    return write_secret_json(path, plan, forbidden_dirs=[out_dir, wav_dir])
+
+
+def load_plan(path: Path) -> dict:
+    try:
+        return read_secret_json(path)
+    except (OSError, ValueError) as e:
+        raise FormatError(path, None, f"cannot read the voice plan/targets file: {e}") from None

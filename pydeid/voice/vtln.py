@@ -1,0 +1,202 @@
+"""VTLN-based voice conversion (Sundermann and Ney 2003), text-independent, on WORLD features.
+
+Speaker model: the voiced, non-silent frames of a speaker are clustered into k "phonetic classes" (k-means,
+seeded, on 24 cepstral coefficients of the level-normalised log envelope); a class spectrum is the mean
+level-normalised log envelope of its frames. log-F0 mean/std are kept for the pitch conversion.
+
+Warping function: bilinear (first-order all-pass), one factor per class, searched on a grid (default -0.25..0.25
+step 0.01; |alpha| = 0.1 is a formant scaling of about 1.22 at low frequencies).
+
+Class matching (no parallel data, so classes share no labels): first one global factor a0 is fitted between the
+frame-weighted mean spectra of source and target; the source class spectra warped by a0 are then paired one-to-one
+with the target class spectra by the assignment minimising the summed mean squared log-spectral distance
+(Hungarian, scipy.optimize.linear_sum_assignment), i.e. the class centroids are aligned after removing the global
+vocal-tract-length difference. Per pair, the class factor minimises the same distance on the grid within
+a0 +- 0.1 (an unconstrained search lets a badly matched class pick an extreme warp). Unvoiced frames use a0.
+The per-frame factor track is smoothed over 5 frames before warping, to avoid clicks at class changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .common import convert_log_f0, log_f0_stats
+from .warping import bilinear, bin_omegas, warp_log_envelope
+from .world import WorldConfig, analyze, finalize, synthesize
+
+N_CEPS = 24
+
+
+@dataclass
+class SpeakerModel:
+    centroids: np.ndarray      # (k, N_CEPS) cepstral centroids, for assigning frames to classes
+    class_spectra: np.ndarray  # (k, F) mean level-normalised log envelopes
+    class_weights: np.ndarray  # (k,) share of frames per class
+    log_f0: tuple[float, float]
+    n_frames: int = 0
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {f"{prefix}/centroids": self.centroids, f"{prefix}/class_spectra": self.class_spectra,
+                f"{prefix}/class_weights": self.class_weights, f"{prefix}/log_f0": np.array(self.log_f0),
+                f"{prefix}/n_frames": np.array(self.n_frames)}
+
+    @classmethod
+    def from_arrays(cls, arrays, prefix: str) -> "SpeakerModel":
+        lf = arrays[f"{prefix}/log_f0"]
+        return cls(arrays[f"{prefix}/centroids"], arrays[f"{prefix}/class_spectra"],
+                   arrays[f"{prefix}/class_weights"], (float(lf[0]), float(lf[1])),
+                   int(arrays[f"{prefix}/n_frames"]))
+
+
+def _dct_basis(n_bins: int, n_ceps: int = N_CEPS) -> np.ndarray:
+    k = np.arange(1, n_ceps + 1)[None, :]       # c0 (level) is excluded: classes are about spectral shape
+    n = np.arange(n_bins)[:, None]
+    return np.cos(np.pi * k * (n + 0.5) / n_bins) * np.sqrt(2.0 / n_bins)
+
+
+def _normalised_log(sp: np.ndarray) -> np.ndarray:
+    lg = np.log(np.maximum(sp, 1e-30))
+    return lg - lg.mean(axis=1, keepdims=True)
+
+
+def _speech_frames(feats, min_rel_db: float = -40.0) -> np.ndarray:
+    """Voiced frames whose energy is within min_rel_db of the utterance's loudest frame."""
+    e = 10 * np.log10(np.maximum(feats.sp.mean(axis=1), 1e-30))
+    return feats.voiced & (e > e.max() + min_rel_db)
+
+
+def speaker_model(feature_iter, k: int = 8, seed: int = 0, max_frames: int = 10000) -> SpeakerModel:
+    """Class spectra and log-F0 statistics of one speaker from WorldFeatures (an iterable: only the speech frames'
+    normalised log envelopes (float32) and voiced F0 values are kept, so memory stays small)."""
+    from scipy.cluster.vq import kmeans2
+    logs, f0s = [], []
+    for f in feature_iter:
+        logs.append(_normalised_log(f.sp[_speech_frames(f)]).astype(np.float32))
+        f0s.append(f.f0[f.f0 > 0])
+    L = np.concatenate(logs) if logs else np.zeros((0, 1), np.float32)
+    if len(L) < 4 * k:
+        raise ValueError(f"only {len(L)} voiced frames: too few for {k} classes")
+    rng = np.random.default_rng(seed)
+    if len(L) > max_frames:
+        L = L[np.sort(rng.choice(len(L), max_frames, replace=False))]
+    L = L.astype(np.float64)
+    C = L @ _dct_basis(L.shape[1])
+    centroids, labels = kmeans2(C, k, minit="++", seed=rng, iter=20)
+    counts = np.bincount(labels, minlength=k).astype(np.float64)
+    spectra = np.stack([L[labels == j].mean(axis=0) if counts[j] else L.mean(axis=0) for j in range(k)])
+    return SpeakerModel(centroids, spectra, counts / counts.sum(), log_f0_stats(f0s), int(len(L)))
+
+
+def _warp_candidates(spectra: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """(A, k, F): every class spectrum warped by every grid factor, re-normalised in level."""
+    k, F = spectra.shape
+    omega = bin_omegas(F)
+    read = bilinear(omega[None, :], -np.repeat(grid, k)[:, None])          # (A*k, F) inverse warps
+    w = warp_log_envelope(np.tile(spectra, (len(grid), 1)), read).reshape(len(grid), k, F)
+    return w - w.mean(axis=2, keepdims=True)
+
+
+def align(source: SpeakerModel, target: SpeakerModel, grid: np.ndarray, max_dev: float = 0.1) -> dict:
+    """Per-source-class warping factors towards `target` (see module docstring) and the global factor."""
+    from scipy.optimize import linear_sum_assignment
+    ms = (source.class_weights[:, None] * source.class_spectra).sum(0, keepdims=True)
+    mt = (target.class_weights[:, None] * target.class_spectra).sum(0, keepdims=True)
+    mt = mt - mt.mean()
+    g = ((_warp_candidates(ms, grid)[:, 0, :] - mt) ** 2).mean(axis=1)
+    a0 = int(g.argmin())
+    W = _warp_candidates(source.class_spectra, grid)                       # (A, k, F)
+    d = ((W[:, :, None, :] - target.class_spectra[None, None, :, :]) ** 2).mean(axis=3)   # (A, k, k)
+    rows, cols = linear_sum_assignment(d[a0])
+    near = np.abs(grid - grid[a0]) <= max_dev + 1e-9
+    dp = d[:, rows, cols]                                                  # (A, k): each class vs its pair
+    dp[~near] = np.inf
+    alphas = np.empty(len(rows))
+    alphas[rows] = grid[dp.argmin(axis=0)]
+    return {"alphas": alphas, "pairs": cols.astype(int), "global_alpha": float(grid[a0])}
+
+
+@dataclass
+class VtlnTargets:
+    """What the builder produces: the target pool (speaker id -> model) and the settings used to build it."""
+    models: dict[str, SpeakerModel]
+    k: int = 8
+    world: WorldConfig = field(default_factory=WorldConfig)
+
+    def save(self, path) -> None:
+        from pydeid.io import atomic_write
+        arrays = {}
+        for spk, m in self.models.items():
+            arrays.update(m.to_arrays(spk))
+        arrays["__meta__/k"] = np.array(self.k)
+        arrays["__meta__/world"] = np.array([self.world.f0_method, str(self.world.frame_period),
+                                             str(self.world.fft_size or 0)])
+        with atomic_write(path, "wb", encoding=None) as f:
+            np.savez(f, **arrays)
+
+    @classmethod
+    def load(cls, path) -> "VtlnTargets":
+        z = np.load(path, allow_pickle=False)
+        spks = sorted({n.split("/")[0] for n in z.files if not n.startswith("__meta__")})
+        w = z["__meta__/world"]
+        world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None)
+        return cls({s: SpeakerModel.from_arrays(z, s) for s in spks}, int(z["__meta__/k"]), world)
+
+
+def build_vtln(target_utterances: dict[str, list[np.ndarray]], sr: int = 16000, k: int = 8,
+               world: WorldConfig = WorldConfig(), seed: int = 0) -> VtlnTargets:
+    """Builder of seed 004 A.6: speaker id -> list of waveforms of that target speaker -> target pool."""
+    models = {}
+    for spk in sorted(target_utterances):
+        feats = (analyze(w, sr, world) for w in target_utterances[spk])
+        models[spk] = speaker_model(feats, k=k, seed=seed)
+    return VtlnTargets(models, k, world)
+
+
+class VtlnTransformer:
+    def __init__(self, targets: VtlnTargets, grid: np.ndarray | None = None, smooth_frames: int = 5):
+        self.targets = targets
+        self.world = targets.world
+        self.grid = np.round(np.arange(-0.25, 0.2501, 0.01), 4) if grid is None else np.asarray(grid)
+        self.smooth_frames = smooth_frames
+        self.source_: SpeakerModel | None = None
+        self._alignments: dict[str, dict] = {}
+
+    def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
+        """Model the source speaker from its utterances (waveforms)."""
+        self.fit_features((analyze(w, sr, self.world) for w in utterances), seed=seed)
+        return self
+
+    def fit_features(self, feats, seed: int = 0) -> "VtlnTransformer":
+        self.source_ = speaker_model(feats, k=self.targets.k, seed=seed)
+        self._alignments = {}
+        return self
+
+    def alignment(self, target: str) -> dict:
+        if self.source_ is None:
+            raise RuntimeError("call fit() with the source speaker's utterances first")
+        if target not in self._alignments:
+            self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
+        return self._alignments[target]
+
+    def transform(self, wav: np.ndarray, target: str, sr: int = 16000) -> np.ndarray:
+        return self.transform_features(analyze(wav, sr, self.world), target, wav)
+
+    def transform_features(self, feats, target: str, wav: np.ndarray) -> np.ndarray:
+        al = self.alignment(target)
+        src = self.source_
+        frame_alpha = np.full(len(feats.f0), al["global_alpha"])
+        v = feats.voiced
+        if v.any():
+            C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])
+            cls = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+            frame_alpha[v] = al["alphas"][cls]
+        if self.smooth_frames > 1 and len(frame_alpha) >= self.smooth_frames:
+            kern = np.ones(self.smooth_frames) / self.smooth_frames
+            frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
+        omega = bin_omegas(feats.sp.shape[1])
+        read = bilinear(omega[None, :], -frame_alpha[:, None])
+        sp = np.exp(warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read))
+        f0 = convert_log_f0(feats.f0, src.log_f0, self.targets.models[target].log_f0)
+        return finalize(synthesize(feats, f0=f0, sp=sp), wav)

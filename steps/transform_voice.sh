@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Convert the voices of a Kaldi data dir (VoiceMask, VTLN-based conversion or McAdams) into a new data dir whose
+# wav.scp points at the converted audio (<out-data>/wav/<utt>.wav, absolute paths); text, utt2spk, tags.conll,
+# words.ctm, utt2gender... are carried over unchanged. The per-utterance targets/parameters are a secret:
+# <exp-dir>/secrets/voice_plan.json (mode 0600), never inside <out-data>.
+#
+# Usage: steps/transform_voice.sh [options] <in-data> <exp-dir> <out-data>
+#   --nj 1                  parallel jobs (whole speakers per job, utils/split_data.sh)
+#   --cmd "$train_cmd"
+#   --method voicemask      voicemask | vtln | mcadams
+#   --strategy 3            vtln targets: 1 fixed, 2 per source speaker, 3 per utterance
+#   --max-targets 100       vtln target pool size (-T)
+#   --target-data ""        data dir of the vtln target speakers (required by vtln)
+#   --seed 0                same inputs + seed -> identical audio, whatever --nj
+#   --resume false          keep the plan and the wavs already written (rerun after an interruption)
+#   --targets-file ""       reuse the plan (mapping/parameters) of a previous run
+#   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
+#   --f0-method ""          dio (default) | harvest
+#   --frame-period ""       WORLD frame period in ms (default 5)
+set -euo pipefail
+
+nj=1
+cmd=${train_cmd:-run.pl}
+method=voicemask
+strategy=3
+max_targets=100
+target_data=
+seed=0
+resume=false
+targets_file=
+voice_config=
+f0_method=
+frame_period=
+help_message="Usage: $0 [options] <in-data> <exp-dir> <out-data>  (see the header of $0 for options)"
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+data=$1
+dir=$2
+out=$3
+
+pydeid validate-data-dir "$data" >/dev/null
+opts=(--method "$method" --strategy "$strategy" --max-targets "$max_targets" --seed "$seed" --exp-dir "$dir")
+[ -n "$target_data" ] && opts+=(--target-data "$target_data")
+[ -n "$targets_file" ] && opts+=(--targets-file "$targets_file")
+[ -n "$voice_config" ] && opts+=(--config "$voice_config")
+[ -n "$f0_method" ] && opts+=(--f0-method "$f0_method")
+[ -n "$frame_period" ] && opts+=(--frame-period "$frame_period")
+[ "$resume" = true ] && opts+=(--resume)
+
+mkdir -p "$dir/log"
+pydeid transform-voice "${opts[@]}" --part plan "$data" "$out" >"$dir/log/plan.log" 2>&1 || {
+  echo "$0: planning failed, see $dir/log/plan.log" >&2; tail -n 5 "$dir/log/plan.log" >&2; exit 1; }
+
+nspk=$(wc -l <"$data/spk2utt")
+[ "$nj" -gt "$nspk" ] && nj=$nspk
+if [ "$nj" -gt 1 ]; then
+  sdata=$data/split$nj
+  [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
+  split_opt=(--split-data "$sdata/JOB")
+else
+  split_opt=()
+fi
+# Jobs always resume: the plan is fixed and every wav is written atomically, so a job rerun by $cmd after a
+# failure only converts what is missing; without --resume the wavs of a former run are discarded first.
+if [ "$resume" != true ] && [ -d "$out/wav" ]; then rm -rf "$out/wav"; fi
+$cmd JOB=1:$nj "$dir/log/transform.JOB.log" \
+  pydeid transform-voice "${opts[@]}" --resume --part convert "${split_opt[@]}" "$data" "$out" || {
+    echo "$0: conversion failed, see $dir/log/transform.*.log (rerun with --resume true)" >&2; exit 1; }
+
+pydeid transform-voice "${opts[@]}" --part assemble "$data" "$out" >"$dir/log/assemble.log" 2>&1 || {
+  echo "$0: assembling $out failed, see $dir/log/assemble.log" >&2; tail -n 5 "$dir/log/assemble.log" >&2; exit 1; }
+pydeid validate-data-dir "$out" >/dev/null
+echo "$0: converted voices ($method) in $out; secret plan in $dir/secrets/voice_plan.json"
