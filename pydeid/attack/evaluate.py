@@ -1,0 +1,136 @@
+"""Score a trial list with each back-end and compute every privacy metric, per subset (pooled, male, female).
+
+Output directory: scores_<backend> (Kaldi style `<enroll-speaker> <utterance> <score>`, one per trial),
+metrics.json (all figures plus the run's labels: scenario, method, strategy, data dirs), det_<backend>.png,
+linkability_<backend>.png, and results.txt (one line per figure, grep-able like Kaldi's results).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pydeid.io import DataDir, FormatError, atomic_write_text, read_kaldi_map
+
+from . import metrics as M
+from .embeddings import read_vectors
+from .scoring import Backend
+from .trials import check_trials, read_trials, trial_subset
+
+log = logging.getLogger(__name__)
+SUBSETS = ("pooled", "male", "female")
+P_TARGETS = (0.01, 0.05)  # minDCF operating points, C_miss = C_fa = 1
+
+
+def _matrix(vectors: dict, keys: list[str], where: Path) -> np.ndarray:
+    missing = [k for k in keys if k not in vectors]
+    if missing:
+        raise FormatError(where, None, f"no embedding for {len(missing)} utterance(s), e.g. '{missing[0]}': "
+                          "re-run steps/extract_xvectors.sh on this data dir")
+    return np.stack([vectors[k] for k in keys])
+
+
+def subset_metrics(tar: np.ndarray, non: np.ndarray) -> dict:
+    out = {"n_target": int(len(tar)), "n_nontarget": int(len(non))}
+    if len(tar) == 0 or len(non) == 0:
+        return out
+    e, thr = M.eer(tar, non)
+    out["eer_pct"] = 100 * e
+    out["eer_threshold"] = thr
+    for p in P_TARGETS:
+        out[f"min_dcf_p{p:g}"] = M.min_dcf(tar, non, p_target=p)[0]
+    out["linkability"] = M.linkability(tar, non)[0]
+    return out
+
+
+def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enroll_xvec: str | os.PathLike,
+             trial_data: str | os.PathLike, trial_xvec: str | os.PathLike, trials_path: str | os.PathLike,
+             out_dir: str | os.PathLike, backends=("cosine", "plda"), info: dict | None = None,
+             lda_dim: int = 150, plda_rank: int = 100, orig_trial: str | os.PathLike | None = None,
+             pitch_max_utts: int = 200, plots: bool = True) -> dict:
+    t0 = time.time()
+    out_dir = Path(out_dir)
+    train_xvec, enroll_xvec, trial_xvec = Path(train_xvec), Path(enroll_xvec), Path(trial_xvec)
+    enroll, trial = DataDir.read(enroll_data), DataDir.read(trial_data)
+    trials = read_trials(trials_path)
+    check_trials(trials, enroll, trial, trials_path)
+
+    train_utt2spk = read_kaldi_map(train_xvec / "utt2spk")
+    train_vecs = read_vectors(train_xvec / "xvector.scp")
+    train_utts = [u for u in train_utt2spk if u in train_vecs]
+    if len(set(train_utt2spk[u] for u in train_utts)) < 2:
+        raise FormatError(train_xvec / "utt2spk", None, "the back-end needs training embeddings of >= 2 speakers")
+    backend = Backend(_matrix(train_vecs, train_utts, train_xvec / "xvector.scp"),
+                      [train_utt2spk[u] for u in train_utts], lda_dim=lda_dim, plda_rank=plda_rank)
+
+    speakers = enroll.speakers
+    enroll_utts = enroll.utts
+    enroll_x = _matrix(read_vectors(enroll_xvec / "xvector.scp"), enroll_utts, enroll_xvec / "xvector.scp")
+    enroll_spk = [enroll.utt2spk[u] for u in enroll_utts]
+    test_utts = trial.utts
+    test_x = _matrix(read_vectors(trial_xvec / "xvector.scp"), test_utts, trial_xvec / "xvector.scp")
+
+    spk_index = {s: i for i, s in enumerate(speakers)}
+    utt_index = {u: j for j, u in enumerate(test_utts)}
+    labels = np.array([t[2] == "target" for t in trials])
+    subset_of = np.array([trial_subset(enroll, trial, s, u) or "" for s, u, _ in trials])
+    masks = {"pooled": np.ones(len(trials), bool), "male": subset_of == "m", "female": subset_of == "f"}
+    utt_gender = np.array([trial.gender(u) or "" for u in test_utts])
+    utt_masks = {"pooled": np.ones(len(test_utts), bool), "male": utt_gender == "m", "female": utt_gender == "f"}
+
+    results: dict = {"info": dict(info or {}), "backends": {}}
+    results["info"].update({"enroll_data": str(enroll_data), "trial_data": str(trial_data),
+                            "train_xvectors": str(train_xvec), "trials": str(trials_path),
+                            "enroll_speakers": len(speakers), "trial_utterances": len(test_utts),
+                            "train_speakers": len(set(train_utt2spk[u] for u in train_utts)),
+                            "min_dcf": "normalised; C_miss = C_fa = 1; P_target as in the key"})
+    lines = []
+    rows = np.array([spk_index[s] for s, _, _ in trials])
+    cols = np.array([utt_index[u] for _, u, _ in trials])
+    for name in backends:
+        mat = backend.score(name, enroll_x, enroll_spk, speakers, test_x)
+        scores = mat[rows, cols]
+        atomic_write_text(out_dir / f"scores_{name}",
+                          "".join(f"{s} {u} {v:.6f}\n" for (s, u, _), v in zip(trials, scores)))
+        per = {}
+        curves = {}
+        for sub in SUBSETS:
+            m = masks[sub]
+            tar, non = scores[m & labels], scores[m & ~labels]
+            per[sub] = subset_metrics(tar, non)
+            keep = utt_masks[sub]
+            acc, n_acc = M.closed_set_accuracy(mat[:, keep], speakers, [u for u, k in zip(test_utts, keep) if k],
+                                               trial.utt2spk)
+            per[sub]["acc_pct"] = None if acc is None else 100 * acc
+            per[sub]["n_acc"] = n_acc
+            if len(tar) and len(non):
+                curves[f"{sub} (EER {per[sub]['eer_pct']:.1f}%)"] = M.det_points(tar, non)
+            for k, v in per[sub].items():
+                if v is not None and not k.startswith("n_"):
+                    lines.append(f"{name} {sub} {k} {v:.4f}")
+        results["backends"][name] = per
+        if plots and curves:
+            from pydeid.report.plots import det_plot, linkability_plot
+            title = " ".join(str(results["info"].get(k, "")) for k in ("scenario", "method", "strategy")).strip()
+            det_plot(curves, out_dir / f"det_{name}.png", title=f"{title} [{name}]".strip())
+            tar, non = scores[labels], scores[~labels]
+            if len(tar) and len(non):
+                dsys, d, centers, _ = M.linkability(tar, non)
+                linkability_plot(tar, non, dsys, d, centers, out_dir / f"linkability_{name}.png",
+                                 title=f"{title} [{name}]".strip())
+    if orig_trial is not None:
+        from .pitch import pitch_correlation
+        pc = pitch_correlation(orig_trial, trial_data, max_utts=pitch_max_utts)
+        results["pitch"] = {k: v for k, v in pc.items() if k != "per_utt"}
+        results["pitch"]["orig_trial"] = str(orig_trial)
+        if pc["pitch_correlation"] is not None:
+            lines.append(f"pitch_correlation {pc['pitch_correlation']:.4f}")
+    results["info"]["seconds"] = round(time.time() - t0, 2)
+    atomic_write_text(out_dir / "metrics.json", json.dumps(results, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(out_dir / "results.txt", "".join(line + "\n" for line in lines))
+    return results

@@ -1,0 +1,135 @@
+"""Train the attacker's embedding network from scratch on the speakers of one data dir.
+
+Each batch uses one crop length drawn in [crop_min, crop_max] seconds, and every utterance of the batch is
+cropped at a random offset (tiled when shorter): fixed shapes, no padding, fast on CPU. All randomness
+(crop lengths, offsets, order, initialisation) derives from --seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from pydeid.io import DataDir, FormatError
+
+from .model import SpeakerEmbedder, build_classifier, save_model
+
+log = logging.getLogger(__name__)
+
+
+def crop(wav: np.ndarray, n: int, start_frac: float) -> np.ndarray:
+    """A window of n samples starting at start_frac of the free room; short audio is tiled to n."""
+    if len(wav) == 0:
+        return np.zeros(n, dtype=np.float32)
+    if len(wav) < n:
+        wav = np.tile(wav, int(math.ceil(n / len(wav))))
+        return wav[:n]
+    start = int(start_frac * (len(wav) - n + 1))
+    return wav[start:start + n]
+
+
+class CropDataset(torch.utils.data.Dataset):
+    """Items are (utterance index, crop samples, start fraction) triples chosen by the batch plan."""
+
+    def __init__(self, data: DataDir, utts: list[str], cache: bool, sr: int):
+        self.data, self.utts, self.sr = data, utts, sr
+        self.cache = None
+        if cache:
+            self.cache = [data.load_audio(u, sr=sr) for u in utts]
+
+    def __len__(self):
+        return len(self.utts)
+
+    def __getitem__(self, item):
+        i, n, frac = item
+        wav = self.cache[i] if self.cache is not None else self.data.load_audio(self.utts[i], sr=self.sr)
+        return torch.from_numpy(np.ascontiguousarray(crop(wav, n, frac))), i
+
+
+def epoch_plan(n_utts: int, cfg: dict, rng: np.random.Generator) -> list[list[tuple[int, int, float]]]:
+    """The batches of one epoch: shuffled utterance indices, one crop length per batch."""
+    order = np.concatenate([rng.permutation(n_utts) for _ in range(cfg["crops_per_utt"])])
+    bs = cfg["batch_size"]
+    batches = []
+    for b in range(0, len(order), bs):
+        idx = order[b:b + bs]
+        if len(idx) < 2:  # batch norm needs two examples
+            continue
+        n = int(rng.uniform(cfg["crop_min"], cfg["crop_max"]) * cfg["sample_rate"])
+        batches.append([(int(i), n, float(f)) for i, f in zip(idx, rng.random(len(idx)))])
+    return batches
+
+
+def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0,
+                   progress: bool | None = None) -> dict:
+    """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary."""
+    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
+    from tqdm import tqdm
+
+    data = DataDir.read(data_dir)
+    utts = data.utts
+    speakers = data.speakers
+    if len(speakers) < 2:
+        raise FormatError(Path(data_dir) / "utt2spk", None,
+                          f"need at least 2 speakers to train a speaker classifier, found {len(speakers)}")
+    spk_index = {s: i for i, s in enumerate(speakers)}
+    labels = torch.tensor([spk_index[data.utt2spk[u]] for u in utts])
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    embedder = SpeakerEmbedder(cfg)
+    classifier = build_classifier(cfg, embedder.dim, len(speakers))
+    if cfg["loss"] == "aam":
+        loss_fn = LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
+    else:
+        ce = torch.nn.CrossEntropyLoss()
+        loss_fn = lambda out, y: ce(out, y.squeeze(1))  # noqa: E731
+    params = list(embedder.parameters()) + list(classifier.parameters())
+    opt = torch.optim.Adam(params, lr=cfg["lr"], weight_decay=cfg["weight_decay"])
+
+    t0 = time.time()
+    dataset = CropDataset(data, utts, cfg["cache_audio"], cfg["sample_rate"])
+    t_load = time.time() - t0
+    plans = [epoch_plan(len(utts), cfg, rng) for _ in range(cfg["epochs"])]
+    total_steps = sum(len(p) for p in plans)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg["lr"], total_steps=max(total_steps, 1),
+                                                pct_start=0.15, anneal_strategy="cos")
+    if progress is None:
+        progress = os.isatty(2)
+    history = []
+    embedder.train()
+    classifier.train()
+    bar = tqdm(total=total_steps, disable=not progress, desc="train-xvector", unit="batch")
+    for epoch, plan in enumerate(plans, 1):
+        loader = torch.utils.data.DataLoader(dataset, batch_sampler=plan, num_workers=cfg["num_workers"])
+        tot_loss, correct, seen = 0.0, 0, 0
+        for wav, idx in loader:
+            y = labels[idx].unsqueeze(1)
+            emb = embedder(wav)
+            out = classifier(emb.unsqueeze(1)) if cfg["loss"] == "aam" else classifier(emb)
+            loss = loss_fn(out, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot_loss += float(loss) * len(idx)
+            correct += int((out.reshape(len(idx), -1).argmax(1) == y.squeeze(1)).sum())
+            seen += len(idx)
+            bar.update(1)
+        history.append({"epoch": epoch, "loss": tot_loss / max(seen, 1), "train_acc": correct / max(seen, 1)})
+        log.info("epoch %d/%d loss %.4f train-acc %.3f (%.1f s)", epoch, cfg["epochs"], history[-1]["loss"],
+                 history[-1]["train_acc"], time.time() - t0)
+    bar.close()
+    embedder.eval()
+    save_model(model_dir, cfg, embedder, speakers)
+    audio_s = sum(len(w) for w in dataset.cache) / cfg["sample_rate"] if dataset.cache is not None else None
+    summary = {"speakers": len(speakers), "utterances": len(utts), "seed": seed, "epochs": cfg["epochs"],
+               "steps": total_steps, "train_seconds": round(time.time() - t0, 2), "load_seconds": round(t_load, 2),
+               "audio_hours": None if audio_s is None else round(audio_s / 3600, 4), "history": history}
+    return summary

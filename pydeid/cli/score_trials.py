@@ -1,0 +1,47 @@
+"""`pydeid score-trials`: cosine / PLDA scoring of a trial list and every privacy metric."""
+
+COMMAND = "score-trials"
+HELP = "score trials (cosine, PLDA) from embedding dirs and write EER/minDCF/linkability/ACC, DET plots"
+
+SCENARIOS = ("original", "ignorant", "lazy-informed", "semi-informed")
+
+
+def add_arguments(p):
+    p.add_argument("--trials", default=None, help="trials file (default <trial-data>/trials)")
+    p.add_argument("--backends", default="cosine,plda", help="comma-separated: cosine, plda")
+    p.add_argument("--scenario", default=None, choices=SCENARIOS, help="label stored with the results")
+    p.add_argument("--method", default="none", help="voice transformation label (none, voicemask, vtln, mcadams...)")
+    p.add_argument("--strategy", default="-", help="target-selection strategy label (1, 2, 3 or -)")
+    p.add_argument("--orig-trial", default=None,
+                   help="original (untransformed) trial data dir: also compute the pitch correlation")
+    p.add_argument("--pitch-max-utts", type=int, default=200)
+    p.add_argument("--lda-dim", type=int, default=150)
+    p.add_argument("--plda-rank", type=int, default=100)
+    p.add_argument("--no-plots", action="store_true")
+    p.add_argument("train_xvectors", help="embeddings of the attacker's training data (PLDA / mean)")
+    p.add_argument("enroll_data")
+    p.add_argument("enroll_xvectors")
+    p.add_argument("trial_data")
+    p.add_argument("trial_xvectors")
+    p.add_argument("out_dir")
+
+
+def run(args):
+    from pathlib import Path
+
+    from pydeid.attack.evaluate import evaluate
+
+    backends = [b for b in args.backends.split(",") if b]
+    info = {"scenario": args.scenario, "method": args.method, "strategy": args.strategy}
+    res = evaluate(args.train_xvectors, args.enroll_data, args.enroll_xvectors, args.trial_data,
+                   args.trial_xvectors, args.trials or str(Path(args.trial_data) / "trials"), args.out_dir,
+                   backends=backends, info=info, lda_dim=args.lda_dim, plda_rank=args.plda_rank,
+                   orig_trial=args.orig_trial, pitch_max_utts=args.pitch_max_utts, plots=not args.no_plots)
+    for b, per in res["backends"].items():
+        for sub, m in per.items():
+            if "eer_pct" in m:
+                print(f"{args.out_dir} {b} {sub}: EER {m['eer_pct']:.2f}% minDCF(0.01) {m['min_dcf_p0.01']:.3f} "
+                      f"linkability {m['linkability']:.3f} ACC "
+                      + ("-" if m["acc_pct"] is None else f"{m['acc_pct']:.1f}%"))
+    if "pitch" in res and res["pitch"]["pitch_correlation"] is not None:
+        print(f"{args.out_dir}: pitch correlation {res['pitch']['pitch_correlation']:.3f}")

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# One x-vector attack on (transformed) speech: train the attacker (or take a given model), embed its training,
+# enrollment and trial data, score the trials with cosine and PLDA, and write every privacy metric
+# (EER, minDCF, linkability, closed-set ACC, pitch correlation), DET curves and metrics.json to <exp-dir>/scores.
+#
+# Usage: steps/attack.sh --scenario <name> [options] <train-data> <enroll-data> <trial-data> <exp-dir>
+#
+# The scenario names which data dirs the attacker holds (seed 004 section 4.1.2); the trial data is always
+# the published (transformed) trial set with its trials file:
+#   original       train, enroll and trial data are original speech (baseline, seed table 2)
+#   ignorant       train + enroll original; trial transformed                                  (scenario 1)
+#   lazy-informed  train + enroll transformed with the same method, strategy, options and --seed
+#                  as the trial data                                                           (scenario 2)
+#   semi-informed  train + enroll transformed with the same method and strategy but another
+#                  --seed (independently drawn random parameters / targets)                    (scenario 3)
+# The ignorant attacker is the same for every method: train it once (steps/train_xvector.sh) and pass it
+# with --model; embeddings of its training and enrollment data are then cached in <model>/xvectors_<name>.
+#
+# Options:
+#   --scenario ""                     original | ignorant | lazy-informed | semi-informed (required)
+#   --method none                     label of the voice transformation (none, voicemask, vtln, mcadams ...)
+#   --strategy -                      label of its target-selection strategy (1, 2, 3 or -)
+#   --model ""                        pretrained attacker model dir; empty: train one in <exp-dir>/xvector_nnet
+#   --xvector-config conf/xvector/xvector.yaml  --seed 0  --epochs ""   (training, see steps/train_xvector.sh)
+#   --trials ""                       trials file (default <trial-data>/trials)
+#   --orig-trial ""                   original trial data dir: adds the pitch correlation original vs transformed
+#   --backends cosine,plda
+#   --nj 1  --num-threads ""  --cmd "$train_cmd"
+set -euo pipefail
+
+scenario=
+method=none
+strategy=-
+model=
+xvector_config=conf/xvector/xvector.yaml
+seed=0
+epochs=
+trials=
+orig_trial=
+backends=cosine,plda
+nj=1
+num_threads=
+cmd=${train_cmd:-run.pl}
+help_message="Usage: $0 --scenario original|ignorant|lazy-informed|semi-informed [options] <train-data> <enroll-data> <trial-data> <exp-dir>  (see the header of $0)"
+. utils/parse_options.sh
+
+if [ $# -ne 4 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+train=$1
+enroll=$2
+trial=$3
+dir=$4
+
+case "$scenario" in
+  original|ignorant|lazy-informed|semi-informed) ;;
+  "") echo "$0: --scenario is required (original, ignorant, lazy-informed, semi-informed)" >&2; exit 1 ;;
+  *) echo "$0: unknown scenario '$scenario' (original, ignorant, lazy-informed, semi-informed)" >&2; exit 1 ;;
+esac
+[ -n "$trials" ] || trials=$trial/trials
+[ -f "$trials" ] || { echo "$0: no trials file $trials (make one with pydeid make-trials)" >&2; exit 1; }
+for d in "$train" "$enroll" "$trial" ${orig_trial:+"$orig_trial"}; do
+  pydeid validate-data-dir "$d" >/dev/null
+done
+if [ "$scenario" = ignorant ] && [ "$(cd "$enroll" && pwd -P)" = "$(cd "$trial" && pwd -P)" ]; then
+  echo "$0: enrollment and trial data are the same directory" >&2; exit 1
+fi
+
+mkdir -p "$dir"
+threads=()
+[ -n "$num_threads" ] && threads=(--num-threads "$num_threads")
+if [ -z "$model" ]; then
+  model=$dir/xvector_nnet
+  topts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cmd" "${threads[@]}")
+  [ -n "$epochs" ] && topts+=(--epochs "$epochs")
+  steps/train_xvector.sh "${topts[@]}" "$train" "$model"
+  train_xv=$dir/xvectors_train
+  enroll_xv=$dir/xvectors_enroll
+else
+  [ -f "$model/embedding_model.ckpt" ] || { echo "$0: --model $model holds no embedding_model.ckpt" >&2; exit 1; }
+  # a shared (e.g. ignorant) attacker: cache the embeddings of its data next to it
+  train_xv=$model/xvectors_$(basename "$train")
+  enroll_xv=$model/xvectors_$(basename "$enroll")
+fi
+trial_xv=$dir/xvectors_trial
+eopts=(--nj "$nj" --cmd "$cmd" "${threads[@]}")
+steps/extract_xvectors.sh "${eopts[@]}" "$model" "$train" "$train_xv"
+steps/extract_xvectors.sh "${eopts[@]}" "$model" "$enroll" "$enroll_xv"
+steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
+
+sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backends "$backends" --trials "$trials")
+[ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial")
+mkdir -p "$dir/log"
+$cmd "$dir/log/score.log" pydeid score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" \
+  "$trial_xv" "$dir/scores" || { echo "$0: scoring failed, see $dir/log/score.log" >&2; exit 1; }
+grep -E "^$dir/scores .* pooled:" "$dir/log/score.log" || true
+echo "$0: done: $dir/scores/metrics.json (tables: pydeid attack-table --results RESULTS.md <score-dirs>)"
