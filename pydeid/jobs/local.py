@@ -1,0 +1,156 @@
+"""run.pl: run Kaldi-style (array) jobs on this machine, at most --max-jobs-run at a time.
+
+Each task's log file gets, as in Kaldi:
+    # <command with JOB replaced>
+    # Started at <date>
+    #
+    <stdout and stderr of the command>
+    # Accounting: time=<s> threads=<n>
+    # Ended (code <status>) at <date>, elapsed time <s> seconds
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .cmdline import JobSpec, UsageError, parse
+
+PROG = "run.pl"
+
+
+def kaldi_date(t: float | None = None) -> str:
+    """The output of `date` in the C locale (what Kaldi writes into its logs)."""
+    return time.strftime("%a %b %e %H:%M:%S %Z %Y", time.localtime(t))
+
+
+def shell_argv(command: str) -> list[str]:
+    # Kaldi runs `( $cmd )` through the shell; pipefail so a failure inside a pipeline is not hidden.
+    return ["bash", "-c", f"set -o pipefail\n( {command}\n)"]
+
+
+class _Runner:
+    def __init__(self, spec: JobSpec, num_threads: str):
+        self.spec = spec
+        self.num_threads = num_threads
+        self.procs: dict[int, subprocess.Popen] = {}
+        self.lock = threading.Lock()
+        self.aborted = False
+
+    def run_task(self, task: int) -> tuple[int, str]:
+        command, logfile = self.spec.for_task(task)
+        d = os.path.dirname(logfile)
+        if d:
+            os.makedirs(d, exist_ok=True)
+        t0 = time.time()
+        with open(logfile, "w") as f:
+            f.write(f"# {command}\n# Started at {kaldi_date(t0)}\n#\n")
+        with self.lock:
+            if self.aborted:
+                rc = 130
+                proc = None
+            else:
+                with open(logfile, "a") as f:
+                    stdin = subprocess.DEVNULL if self.spec.array else None
+                    proc = subprocess.Popen(shell_argv(command), stdout=f, stderr=subprocess.STDOUT, stdin=stdin,
+                                            start_new_session=True)
+                self.procs[task] = proc
+        if proc is not None:
+            rc = proc.wait()
+            with self.lock:
+                self.procs.pop(task, None)
+            if rc < 0:  # killed by a signal: report it like the shell does
+                rc = 128 - rc
+        t1 = time.time()
+        el = int(round(t1 - t0))
+        with open(logfile, "a") as f:
+            f.write(f"# Accounting: time={el} threads={self.num_threads}\n")
+            f.write(f"# Ended (code {rc}) at {kaldi_date(t1)}, elapsed time {el} seconds\n")
+        return rc, logfile
+
+    def kill_all(self, signum: int) -> None:
+        with self.lock:
+            self.aborted = True
+            for p in self.procs.values():
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+
+
+def default_max_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def report_failures(prog: str, spec: JobSpec, results: list[tuple[int, int, str]]) -> int:
+    """Print Kaldi's failure line plus every failed log; return the exit status (0 or 1)."""
+    failed = [(task, rc, log) for task, rc, log in results if rc != 0]
+    if not failed:
+        return 0
+    for task, rc, log in failed:
+        print(f"{prog}: task {task} failed (code {rc}), log is in {log}", file=sys.stderr)
+    if len(results) == 1:
+        print(f"{prog}: job failed, log is in {failed[0][2]}", file=sys.stderr)
+    else:
+        pattern = spec.logfile.replace(spec.jobname, "*") if spec.jobname else spec.logfile
+        print(f"{prog}: {len(failed)} / {len(results)} failed, log is in {pattern}", file=sys.stderr)
+    tail = _log_tail(failed[0][2])
+    if tail:
+        print(f"{prog}: last lines of {failed[0][2]}:", file=sys.stderr)
+        for line in tail:
+            print(f"  {line}", file=sys.stderr)
+    return 1
+
+
+def _log_tail(log: str, n: int = 5) -> list[str]:
+    try:
+        with open(log, errors="replace") as f:
+            lines = [l.rstrip("\n") for l in f]
+    except OSError:
+        return []
+    body = [l for l in lines[3:] if not l.startswith(("# Accounting:", "# Ended", "# Finished at", "# Running on"))]
+    return body[-n:]
+
+
+def main(argv: list[str]) -> int:
+    try:
+        spec = parse(argv, PROG)
+        max_jobs = int(spec.options.get("max_jobs_run", -1))
+    except UsageError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except ValueError:
+        print(f"{PROG}: --max-jobs-run needs an integer", file=sys.stderr)
+        return 1
+    if max_jobs <= 0:  # Kaldi: default to the number of processors
+        max_jobs = default_max_jobs()
+    # --mem, --gpu, --time, --config, -l ...: meaningful for a scheduler only; accepted and ignored here.
+    runner = _Runner(spec, spec.options.get("num_threads", "1"))
+    tasks = list(spec.task_ids)
+
+    def on_signal(signum, frame):
+        runner.kill_all(signum)
+        print(f"{PROG}: caught signal {signum}, killed the running jobs", file=sys.stderr)
+        os._exit(128 + signum)
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if len(tasks) == 1:
+            rc, log = runner.run_task(tasks[0])
+            results = [(tasks[0], rc, log)]
+        else:
+            with ThreadPoolExecutor(max_workers=min(max_jobs, len(tasks))) as pool:
+                outs = list(pool.map(runner.run_task, tasks))
+            results = [(t, rc, log) for t, (rc, log) in zip(tasks, outs)]
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    return report_failures(PROG, spec, results)
