@@ -1,0 +1,228 @@
+"""Forced alignment with pocketsphinx 5 and the en-us model + CMU dictionary shipped in its wheel.
+
+Per utterance: words are looked up case-insensitively in the dictionary, missing ones get a pronunciation from
+the offline neural G2P (pydeid.align.g2p) and are added to the decoder; non-verbal tokens map to the model's
+filler words ([NOISE] -> +NSN+, [SPEECH] -> +SPN+). The decoder is run twice, as pocketsphinx requires: once
+in align-text mode, once more with set_alignment() to obtain the phone/state segmentation.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+import numpy as np
+
+from .normalize import Prepared, prepare
+from .result import PhoneTime, UttAlignment, WordTime
+
+log = logging.getLogger(__name__)
+FRAME_RATE = 100  # pocketsphinx frames per second
+FILLER_FOR = {"noise": "[NOISE]", "speech": "[SPEECH]"}
+_ALT = re.compile(r"\(\d+\)$")
+
+
+def bundled_model() -> tuple[str, str]:
+    """(acoustic model dir, dictionary) of the en-us model inside the pocketsphinx wheel."""
+    import pocketsphinx
+    root = os.path.join(pocketsphinx.get_model_path(), "en-us")
+    return os.path.join(root, "en-us"), os.path.join(root, "cmudict-en-us.dict")
+
+
+def resolve_model(model: str | None) -> tuple[str, str]:
+    """'en-us' (or None) means the bundled model; a directory may hold `hmm/` (or the model files) and `dict`."""
+    if model in (None, "", "en-us", "default"):
+        return bundled_model()
+    if not os.path.isdir(model):
+        raise FileNotFoundError(f"pocketsphinx model: '{model}' is neither 'en-us' nor a directory")
+    hmm = os.path.join(model, "hmm") if os.path.isdir(os.path.join(model, "hmm")) else model
+    dic = os.path.join(model, "dict")
+    if not os.path.exists(os.path.join(hmm, "mdef")) or not os.path.exists(dic):
+        raise FileNotFoundError(f"pocketsphinx model dir '{model}' needs mdef (in it or in hmm/) and a 'dict' file")
+    return hmm, dic
+
+
+class PocketsphinxAligner:
+    def __init__(self, model: str | None = "en-us", extra_dict: str | None = None, use_g2p: bool = True):
+        from pocketsphinx import Decoder
+        hmm, dic = resolve_model(model)
+        self.decoder = Decoder(hmm=hmm, dict=dic, samprate=16000, loglevel="ERROR")
+        self.g2p = None
+        if use_g2p:
+            from .g2p import NeuralG2P
+            self.g2p = NeuralG2P()
+        self.g2p_words: dict[str, str] = {}   # word -> phones added from the G2P model (reported)
+        self._added: dict[str, str] = {}      # every word added to the decoder (restored after a reinit)
+        self._dirty: dict[int, bool] = {}
+        self._hmm, self._dict, self._alt = hmm, dic, None
+        if extra_dict:
+            self._load_extra_dict(extra_dict)
+
+    def _load_extra_dict(self, path: str) -> None:
+        with open(path, encoding="utf-8") as f:
+            entries = [ln.split() for ln in f if len(ln.split()) >= 2]
+        for k, e in enumerate(entries):
+            # the extra dictionary is kept with the G2P words so a decoder reinit restores it
+            self._added[e[0].lower()] = " ".join(e[1:])
+            self.decoder.add_word(e[0].lower(), " ".join(e[1:]), k == len(entries) - 1)
+
+    def known(self, word: str) -> bool:
+        return self.decoder.lookup_word(word) is not None
+
+    def _ensure(self, word: str) -> str | None:
+        """Make `word` alignable; returns 'dict', 'g2p' or None (no pronunciation possible)."""
+        if self.known(word):
+            return "g2p" if word in self.g2p_words else "dict"
+        if self.g2p is None:
+            return None
+        phones = self.g2p.predict(word)
+        if not phones:
+            return None
+        self.decoder.add_word(word, " ".join(phones), True)
+        self.g2p_words[word] = self._added[word] = " ".join(phones)
+        log.info("G2P pronunciation for '%s': %s", word, " ".join(phones))
+        return "g2p"
+
+    def align(self, utt: str, wav: np.ndarray, transcript: str | list[str]) -> UttAlignment:
+        tokens = transcript.split() if isinstance(transcript, str) else list(transcript)
+        prep: Prepared = prepare(tokens, known=self.known)
+        res = UttAlignment(utt)
+        st = res.stats
+        st["utterances"] += 1
+        st["tokens"] += len(tokens)
+        st["punctuation_tokens"] += len(prep.punctuation)
+        st["silence_markers"] += len(prep.silence_markers)
+        words: list[str] = []
+        g2p_tokens: set[int] = set()
+        for u in prep.units:
+            if u.nonverbal:
+                st["nonverbal_tokens"] += 1
+                words.append(FILLER_FOR[u.nonverbal])
+                continue
+            how = self._ensure(u.text)
+            if how is None:
+                # no letters a G2P can read (e.g. a symbol): aligned as unknown speech, counted
+                st["unknown_units"] += 1
+                words.append("[SPEECH]")
+                continue
+            if how == "g2p":
+                g2p_tokens.add(u.token_index)
+            words.append(u.text)
+        st["g2p_tokens"] += len(g2p_tokens)
+        if not words:
+            res.error = "nothing to align (empty or punctuation-only transcript)"
+            st["failed"] += 1
+            return res
+        pcm = (np.clip(wav, -1.0, 1.0) * 32767).astype(np.int16).tobytes()
+        try:
+            segs = self._word_pass(words, pcm)
+        except RuntimeError as e:
+            res.error = f"pocketsphinx: {e}"
+            st["failed"] += 1
+            return res
+        placed = self._match(words, segs)
+        if placed is None:
+            res.error = "decoder output does not follow the transcript"
+            st["failed"] += 1
+            return res
+        # words: one CTM entry per original token, spanning all its units
+        span: dict[int, list[float]] = {}
+        for k, u in enumerate(prep.units):
+            seg = placed[k]
+            if seg is None:
+                st["nonverbal_unplaced"] += 1
+                continue
+            if u.nonverbal:
+                st["nonverbal_aligned"] += 1
+            s, e = seg[1] / FRAME_RATE, seg[2] / FRAME_RATE
+            if u.token_index in span:
+                span[u.token_index][1] = e
+            else:
+                span[u.token_index] = [s, e]
+        for i in sorted(span):
+            s, e = span[i]
+            res.words.append(WordTime(i, prep.ctm_token(i), round(s, 3), round(e, 3)))
+        res.phones = self._phone_pass(pcm, words, st)
+        st["words_in_ctm"] += len(res.words)
+        st["aligned"] += 1
+        return res
+
+    def _reset(self, d) -> None:
+        """pocketsphinx's state-alignment search does not survive to the next utterance: reinitialise the
+        decoder (about 0.2 s) and put the added words back."""
+        if not self._dirty.get(id(d)):
+            return
+        d.reinit()
+        items = list(self._added.items())
+        for k, (w, ph) in enumerate(items):
+            d.add_word(w, ph, k == len(items) - 1)
+        self._dirty[id(d)] = False
+
+    def _decode(self, d, pcm: bytes) -> None:
+        self._dirty[id(d)] = True
+        d.start_utt()
+        d.process_raw(pcm, full_utt=True)
+        d.end_utt()
+
+    def _word_pass(self, words: list[str], pcm: bytes, d=None) -> list[tuple[str, int, int]]:
+        """First pass: word segmentation as (word, start_frame, end_frame_exclusive)."""
+        d = d or self.decoder
+        self._reset(d)
+        d.set_align_text(" ".join(words))
+        self._decode(d, pcm)
+        if d.hyp() is None:
+            raise RuntimeError("no path through the transcript (audio too short or transcript does not fit)")
+        return [(s.word, s.start_frame, s.end_frame + 1) for s in d.seg()]
+
+    def _alt_decoder(self):
+        """The state aligner fails when the first pass ends a word on the last frame or around fillers; a
+        decoder without the fwdflat/bestpath rescoring passes avoids it."""
+        if self._alt is None:
+            from pocketsphinx import Decoder
+            self._alt = Decoder(hmm=self._hmm, dict=self._dict, samprate=16000, loglevel="ERROR",
+                                fwdflat=False, bestpath=False)
+            self._dirty[id(self._alt)] = True  # restore added words
+        return self._alt
+
+    def _phone_pass(self, pcm: bytes, words: list[str], st) -> list[PhoneTime]:
+        """Second pass for phones (set_alignment after the word pass). Fallbacks, counted as phone_fallback:
+        the alternative decoder, then the alternative decoder without filler words."""
+        nofill = [w for w in words if w not in FILLER_FOR.values()]
+        attempts = [(None, None), ("alt", words)] + ([("alt", nofill)] if nofill and nofill != words else [])
+        for k, (which, ws) in enumerate(attempts):
+            d = self.decoder
+            try:
+                if which == "alt":
+                    d = self._alt_decoder()
+                    self._word_pass(ws, pcm, d)
+                d.set_alignment()
+                self._decode(d, pcm)
+                ali = d.get_alignment()
+                phones = [PhoneTime(p.name, p.start / FRAME_RATE, (p.start + p.duration) / FRAME_RATE)
+                          for w in ali.words() for p in w]  # read while iterating: the views are transient
+            except RuntimeError:
+                continue
+            if phones:
+                if k:
+                    st["phone_fallback"] += 1
+                return phones
+        st["phones_missing"] += 1
+        return []
+
+    @staticmethod
+    def _match(words: list[str], segs) -> list | None:
+        """Pair each requested word with its decoder segment; fillers the decoder dropped get None."""
+        out: list = []
+        j = 0
+        real = [s for s in segs if _ALT.sub("", s[0]) not in ("<s>", "</s>", "<sil>")]
+        for w in words:
+            filler = w in FILLER_FOR.values()
+            if j < len(real) and _ALT.sub("", real[j][0]) == w:
+                out.append(real[j])
+                j += 1
+            elif filler:
+                out.append(None)
+            else:
+                return None
+        return out if j == len(real) else None

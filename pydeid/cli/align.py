@@ -1,0 +1,28 @@
+"""`pydeid align`: forced alignment of a data dir -> <ali-dir>/wrd_ali/ctm, <ali-dir>/phn_ali/ctm, report.json."""
+
+COMMAND = "align"
+HELP = "forced alignment (pocketsphinx en-us or CTC with a recipe-trained ESPnet model) -> word and phone CTMs"
+
+
+def add_arguments(p):
+    p.add_argument("--backend", default="pocketsphinx", choices=["pocketsphinx", "ctc"])
+    p.add_argument("--model-file", default=None, help="ctc: ESPnet .pth (default: best/latest next to config.yaml)")
+    p.add_argument("--extra-dict", default=None, help="pocketsphinx: extra pronunciations 'word PH ON ES' per line")
+    p.add_argument("--no-g2p", action="store_true", help="pocketsphinx: fail words missing from the dictionary "
+                   "instead of predicting a pronunciation (they are aligned as [SPEECH] and counted)")
+    p.add_argument("data", help="data dir (wav.scp, text, ...)")
+    p.add_argument("model", help="pocketsphinx: 'en-us' (the model in the wheel) or a dir with mdef + dict; "
+                   "ctc: ESPnet exp dir holding config.yaml and the .pth")
+    p.add_argument("ali_dir", help="output dir")
+
+
+def run(args):
+    from pydeid.align.pipeline import align_data_dir
+    rep = align_data_dir(args.data, args.ali_dir, backend=args.backend, model=args.model,
+                         model_file=args.model_file, extra_dict=args.extra_dict, use_g2p=not args.no_g2p)
+    c = rep["counts"]
+    print(f"{args.ali_dir}: aligned {c['aligned']}/{c['utterances']} utterances; "
+          f"{c['g2p_tokens']} tokens needed G2P ({len(rep['g2p_words'])} distinct words); "
+          f"non-verbal {c['nonverbal_tokens']} (aligned {c['nonverbal_aligned']}, absorbed {c['nonverbal_unplaced']}); "
+          f"punctuation tokens {c['punctuation_tokens']}; failed {c['failed']}")
+    return 0

@@ -1,0 +1,55 @@
+"""`pydeid align-accuracy`: word-boundary error of a hypothesis CTM against a gold CTM."""
+
+COMMAND = "align-accuracy"
+HELP = "mean absolute word-boundary error and share within a tolerance, hyp CTM vs gold CTM (-> RESULTS.md)"
+
+
+def add_arguments(p):
+    p.add_argument("--tolerance", type=float, default=0.05, help="seconds")
+    p.add_argument("--results", default=None, help="RESULTS.md to update (section 'align-accuracy')")
+    p.add_argument("--name", default=None, help="row label in RESULTS.md (default: the hyp path)")
+    p.add_argument("gold", help="gold word CTM")
+    p.add_argument("hyp", help="hypothesis word CTM (e.g. <ali-dir>/wrd_ali/ctm)")
+
+
+def run(args):
+    import json
+
+    from pydeid.align.accuracy import boundary_accuracy
+    from pydeid.io import ctm_by_utt, read_ctm
+
+    acc = boundary_accuracy(ctm_by_utt(read_ctm(args.gold)), ctm_by_utt(read_ctm(args.hyp)), args.tolerance)
+    d = acc.as_dict()
+    print(json.dumps(d))
+    if args.results:
+        update_accuracy_results(args.results, args.name or args.hyp, d, args.tolerance)
+    return 0
+
+
+def update_accuracy_results(results, name, d, tolerance):
+    """One row per alignment run; rows of other runs are kept (parsed back from the section)."""
+    import re
+    from pathlib import Path
+
+    from pydeid.report import markdown_table, update_results_section
+
+    key = "align-accuracy"
+    tol = int(round(tolerance * 1000))
+    headers = ["alignment", "utterances", "paired words / gold", "mean abs boundary error (ms)",
+               "median (ms)", f"boundaries within {tol} ms"]
+    row = [name, str(d["utterances"]), f"{d['paired_words']} / {d['gold_words']}", f"{d['mean_abs_error_ms']:.1f}",
+           f"{d['median_abs_error_ms']:.1f}", f"{100 * d[f'within_{tol}ms']:.1f}%"]
+    rows = []
+    p = Path(results)
+    if p.exists():
+        m = re.search(rf"<!-- begin {key} -->(.*?)<!-- end {key} -->", p.read_text(), re.S)
+        if m:
+            for line in m.group(1).splitlines():
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if line.startswith("|") and len(cells) == len(headers) and cells[0] not in (headers[0], name) \
+                        and not set(cells[0]) <= set("-"):
+                    rows.append(cells)
+    rows.append(row)
+    body = markdown_table(headers, rows) + ("\nBoundaries = word starts and ends of words paired by sequence "
+                                            "alignment with the gold CTM; both count.\n")
+    update_results_section(results, key, body, title="Forced alignment accuracy (word boundaries vs gold CTM)")

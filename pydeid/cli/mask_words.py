@@ -1,0 +1,46 @@
+"""`pydeid mask-words`: the secure voice builder (mask_words_in_speech + mask_words_in_transcripts, seed 004 A.7)."""
+
+COMMAND = "mask-words"
+HELP = "silence tagged words in the audio and remove/replace them in the text -> new data dir"
+
+
+def _bool(s):
+    return str(s).lower() in ("1", "true", "yes")
+
+
+def add_arguments(p):
+    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
+    p.add_argument("--pad", type=float, default=0.05, help="seconds added before and after each entity")
+    p.add_argument("--fill", default="silence", choices=["silence", "noise"])
+    p.add_argument("--noise-dbfs", type=float, default=-70.0, help="RMS level of --fill noise")
+    p.add_argument("--ramp", type=float, default=0.005, help="fade (s) applied just outside each interval")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--text-mode", default="remove", choices=["remove", "replace"])
+    p.add_argument("--mask-token", default="<mask>", help="for --text-mode replace; '{tag}' -> entity type")
+    p.add_argument("--strict", type=_bool, default=True,
+                   help="any difference between CTM and tag words is an error (false: only at tagged words)")
+    p.add_argument("--wav-dir", default=None, help="where masked wavs go (default <out>/wav)")
+    p.add_argument("--overwrite", type=_bool, default=False, help="redo utterances already written")
+    p.add_argument("--report", default=None, help="write a JSON summary here (keep it outside the corpus)")
+    p.add_argument("data", help="input data dir (original or converted voices)")
+    p.add_argument("tags_file", help="CoNLL tags, one sentence per utterance with '# id = <utt>'")
+    p.add_argument("ctm", help="word CTM (utterance-relative times), e.g. <ali-dir>/wrd_ali/ctm")
+    p.add_argument("out", help="output data dir")
+
+
+def run(args):
+    import json
+
+    from pydeid.io import atomic_write_text
+    from pydeid.mask.pipeline import MaskOptions, mask_data_dir
+
+    opts = MaskOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, fill=args.fill,
+                       noise_dbfs=args.noise_dbfs, ramp=args.ramp, seed=args.seed, text_mode=args.text_mode,
+                       mask_token=args.mask_token, strict=args.strict)
+    rep = mask_data_dir(args.data, args.tags_file, args.ctm, args.out, opts, wav_dir=args.wav_dir,
+                        overwrite=args.overwrite)
+    if args.report:
+        atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
+    print(f"{args.out}: {rep['utterances']} utterances, {rep['entities']} entities masked {rep['by_type']}, "
+          f"{rep['masked_seconds']:.2f} s hidden ({rep['written']} written, {rep['resumed']} resumed)")
+    return 0

@@ -1,0 +1,68 @@
+"""`pydeid verify-masking`: leak check of a masked data dir; exit status 1 on any leak."""
+
+COMMAND = "verify-masking"
+HELP = "check that every tagged interval is silent and no hidden token survives in the text (exit 1 on a leak)"
+
+
+def add_arguments(p):
+    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types hidden")
+    p.add_argument("--threshold-dbfs", type=float, default=-50.0,
+                   help="a 10 ms frame inside a hidden interval louder than this is a leak")
+    p.add_argument("--tolerance", type=float, default=0.0,
+                   help="seconds trimmed from both ends of each reference interval before checking")
+    p.add_argument("--orig-data", default=None, help="original data dir: flag wav.scp entries pointing to it")
+    p.add_argument("--results", default=None, help="RESULTS.md to update (section 'verify-masking')")
+    p.add_argument("--name", default=None, help="row label in RESULTS.md")
+    p.add_argument("--max-print", type=int, default=20, help="leaks listed on stderr")
+    p.add_argument("masked", help="masked data dir")
+    p.add_argument("tags_file", help="CoNLL tags of the ORIGINAL utterances")
+    p.add_argument("ctm", help="reference word CTM to check against (e.g. the gold one)")
+
+
+def run(args):
+    import json
+    import sys
+
+    from pydeid.mask.verify import verify_masking
+
+    rep = verify_masking(args.masked, args.tags_file, args.ctm, args.tagset, args.threshold_dbfs,
+                         args.tolerance, args.orig_data)
+    s = rep.summary()
+    for kind in ("audio_leaks", "text_leaks", "unverifiable"):
+        for x in getattr(rep, kind)[: args.max_print]:
+            print(f"LEAK {kind}: {json.dumps(x)}", file=sys.stderr)
+    for x in rep.original_audio_refs[: args.max_print]:
+        print(f"LEAK original_audio_refs: {x}", file=sys.stderr)
+    print(f"{args.masked}: {s['entities']} entities in {s['utterances']} utterances; leaks: audio {s['audio_leaks']}, "
+          f"text {s['text_leaks']}, unverifiable {s['unverifiable']}, original audio refs "
+          f"{s['original_audio_refs']} (threshold {args.threshold_dbfs} dBFS, tolerance {args.tolerance} s)")
+    if args.results:
+        _results(args, s)
+    return 1 if rep.n_leaks else 0
+
+
+def _results(args, s):
+    import re
+    from pathlib import Path
+
+    from pydeid.report import markdown_table, update_results_section
+
+    key = "verify-masking"
+    headers = ["masked data / reference CTM", "entities", "audio leaks", "text leaks", "unverifiable",
+               "threshold (dBFS)", "tolerance (ms)"]
+    name = args.name or f"{args.masked} / {args.ctm}"
+    row = [name, str(s["entities"]), str(s["audio_leaks"]), str(s["text_leaks"]), str(s["unverifiable"]),
+           f"{args.threshold_dbfs:g}", f"{1000 * args.tolerance:g}"]
+    rows = []
+    p = Path(args.results)
+    if p.exists():
+        m = re.search(rf"<!-- begin {key} -->(.*?)<!-- end {key} -->", p.read_text(), re.S)
+        if m:
+            for line in m.group(1).splitlines():
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if line.startswith("|") and len(cells) == len(headers) and cells[0] not in (headers[0], name) \
+                        and not set(cells[0]) <= set("-"):
+                    rows.append(cells)
+    rows.append(row)
+    update_results_section(args.results, key, markdown_table(headers, rows),
+                           title="Word masking: leaks found by verify-masking")

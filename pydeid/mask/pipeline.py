@@ -1,0 +1,145 @@
+"""mask-words: a data dir + CoNLL tags + word CTM -> a new data dir whose audio has every hidden entity silenced
+and whose text has the same entities removed (or replaced by a mask token).
+
+Everything is checked before any audio is written (tags for every utterance, every tagged word timed, CTM and
+tags describing the same words). Audio is written per utterance, atomically, into <wav-dir> (default
+<out>/wav); a rerun with the same inputs and options skips utterances already written (resume). The options and
+input checksums are kept in <wav-dir>/mask_config.json so a rerun with different ones cannot mix outputs.
+The output never refers to the input audio and carries no tag or CTM file (they hold the original tokens).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydeid.io import (DataDir, FormatError, Sentence, atomic_write_text, ctm_by_utt, read_audio, read_conll,
+                       read_ctm, write_audio)
+
+from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
+                   text_spans, utt_rng)
+from .match import MatchError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class MaskOptions:
+    tagset: tuple[str, ...] = DEFAULT_TAGS
+    pad: float = 0.05            # seconds added on each side of an entity
+    fill: str = "silence"        # or "noise"
+    noise_dbfs: float = -70.0    # RMS of the noise fill
+    ramp: float = 0.005          # fade just outside each interval
+    seed: int = 0
+    text_mode: str = "remove"    # or "replace"
+    mask_token: str = "<mask>"
+    strict: bool = True          # any CTM/tag word difference is an error (not only at tagged words)
+
+
+def load_tags(path: str | Path) -> dict[str, Sentence]:
+    out: dict[str, Sentence] = {}
+    for k, s in enumerate(read_conll(path)):
+        if s.id is None:
+            raise FormatError(path, None, f"sentence {k + 1} has no '# id = <utterance-id>' line")
+        if s.id in out:
+            raise FormatError(path, None, f"utterance '{s.id}' has two sentences")
+        out[s.id] = s
+    return out
+
+
+def _sha(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _progress(it, total, desc):
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        return tqdm(it, total=total, desc=desc)
+    return it
+
+
+def plan_masks(d: DataDir, tags: dict[str, Sentence], words: dict, tagset: set[str], opts: MaskOptions,
+               tags_path, ctm_path) -> dict[str, dict]:
+    """Per utterance: hidden entity times (unpadded) and the masked text. Raises FormatError naming the file
+    and the utterance on missing tags, untimed tagged words or mismatching words."""
+    plan: dict[str, dict] = {}
+    for utt in d.utts:
+        if utt not in tags:
+            raise FormatError(tags_path, None, f"utterance '{utt}' of {d.path} has no sentence (# id = {utt})")
+        sent = tags[utt]
+        try:
+            ents = entity_times(utt, sent, words.get(utt, []), tagset, strict=opts.strict)
+            toks = d.text.get(utt, "").split()
+            spans = text_spans(utt, sent, tagset, toks)
+        except MatchError as e:
+            raise FormatError(ctm_path, None, f"{e} (tags: {tags_path})") from None
+        plan[utt] = {"entities": ents,
+                     "text": " ".join(mask_text_tokens(toks, spans, opts.text_mode, opts.mask_token))}
+    return plan
+
+
+def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path, out: str | Path,
+                  opts: MaskOptions | None = None, wav_dir: str | Path | None = None, overwrite: bool = False
+                  ) -> dict:
+    opts = opts or MaskOptions()
+    tagset = parse_tagset(opts.tagset)
+    data, out = Path(data), Path(out)
+    if out.resolve() == data.resolve():
+        raise FormatError(out, None, "output data dir must differ from the input (a stage never edits its input)")
+    d = DataDir.read(data)
+    tags = load_tags(tags_path)
+    words = ctm_by_utt(read_ctm(ctm_path))
+    plan = plan_masks(d, tags, words, tagset, opts, tags_path, ctm_path)
+
+    wav_dir = Path(wav_dir) if wav_dir else out / "wav"
+    wav_dir.mkdir(parents=True, exist_ok=True)
+    config = {"tagset": sorted(tagset), "pad": opts.pad, "fill": opts.fill, "noise_dbfs": opts.noise_dbfs,
+              "ramp": opts.ramp, "seed": opts.seed, "tags_sha": _sha(tags_path), "ctm_sha": _sha(ctm_path)}
+    cfg_file = wav_dir / "mask_config.json"
+    if cfg_file.exists() and not overwrite:
+        old = json.loads(cfg_file.read_text())
+        if old != config:
+            raise FormatError(cfg_file, None, f"{wav_dir} holds audio masked with other options or inputs "
+                              f"({old}); use another output dir or --overwrite true")
+    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n")
+
+    stats: Counter = Counter()
+    wav_scp: dict[str, str] = {}
+    for utt in _progress(d.utts, len(d.utts), "mask"):
+        ents = plan[utt]["entities"]
+        stats["utterances"] += 1
+        stats["entities"] += len(ents)
+        stats.update(f"entities_{t}" for _, _, t, _ in ents)
+        dst = (wav_dir / f"{utt}.wav").resolve()
+        wav_scp[utt] = str(dst)
+        if dst.exists() and not overwrite:
+            stats["resumed"] += 1
+            continue
+        spec, start, end = d.audio_spec(utt)
+        wav, sr = read_audio(spec, sr=None, start=start, end=end)
+        dur = len(wav) / sr
+        iv = mask_intervals(ents, opts.pad, dur)
+        for _, e, _, _ in ents:
+            if e > dur + 0.05:
+                log.warning("%s: CTM word ends at %.2fs after the audio end %.2fs (clamped)", utt, e, dur)
+        stats["masked_seconds_x1000"] += int(round(1000 * sum(b - a for a, b in iv)))
+        masked = apply_mask(wav, sr, iv, opts.fill, opts.noise_dbfs, opts.ramp, utt_rng(opts.seed, utt))
+        write_audio(dst, masked, sr)
+        stats["written"] += 1
+    # tables last: the output dir becomes a valid data dir only when every audio file exists
+    od = DataDir(wav_scp=wav_scp, text={u: plan[u]["text"] for u in d.utts}, utt2spk=dict(d.utt2spk),
+                 utt2gender=d.utt2gender, spk2gender=d.spk2gender, utt2dur=d.utt2dur)
+    od.write(out)
+    report = {"utterances": stats["utterances"], "entities": stats["entities"],
+              "by_type": {k[9:]: v for k, v in sorted(stats.items()) if k.startswith("entities_")},
+              "masked_seconds": stats["masked_seconds_x1000"] / 1000, "written": stats["written"],
+              "resumed": stats["resumed"], "config": config}
+    log.info("%s: %d utterances, %d entities masked (%s), %.2f s of audio hidden, %d written, %d resumed",
+             out, report["utterances"], report["entities"], report["by_type"], report["masked_seconds"],
+             report["written"], report["resumed"])
+    return report
