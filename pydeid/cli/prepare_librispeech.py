@@ -6,23 +6,13 @@ HELP = "LibriSpeech subset -> Kaldi data dir (wav.scp of flac paths, text, utt2s
 
 def add_arguments(p):
     p.add_argument("--no-durations", action="store_true", help="do not write utt2dur (skips reading flac headers)")
-    p.add_argument("--enroll-dir", help="also write the enrollment part of the prepared set here")
-    p.add_argument("--trial-dir", help="also write the trial part (with a trials file) here")
-    p.add_argument("--n-enroll", type=int, default=3,
-                   help="enrollment utterances per speaker (at most half of a speaker's utterances)")
     p.add_argument("corpus_root", help="LibriSpeech root (holding SPEAKERS.TXT and the subset folders)")
     p.add_argument("subset", help="e.g. train-clean-100, dev-clean, test-clean")
     p.add_argument("out_dir", help="output data dir, e.g. data/dev_clean")
 
 
 def run(args):
-    from pydeid.corpora.librispeech import prepare_subset, write_enroll_trial
+    from pydeid.corpora.librispeech import prepare_subset
 
-    if bool(args.enroll_dir) != bool(args.trial_dir):
-        raise SystemExit("prepare-librispeech: give both --enroll-dir and --trial-dir, or neither")
     d = prepare_subset(args.corpus_root, args.subset, args.out_dir, with_durations=not args.no_durations)
     print(f"{args.out_dir}: {len(d.utt2spk)} utterances, {len(d.spk2utt)} speakers from {args.subset}")
-    if args.enroll_dir:
-        ne, nt, ntr = write_enroll_trial(args.out_dir, args.enroll_dir, args.trial_dir, args.n_enroll)
-        print(f"{args.enroll_dir}: {ne} enrollment utterances; {args.trial_dir}: {nt} trial utterances, "
-              f"{ntr} trials")

@@ -6,8 +6,8 @@ Input layout (openslr.org/12): <root>/<subset>/<spk>/<chapter>/<spk>-<chapter>-<
 
 Output per subset: wav.scp (absolute flac paths; pydeid reads flac directly, no `flac -d |` pipe needed),
 text (upper case as distributed), utt2spk (utterance ids already start with the speaker id), spk2utt,
-utt2gender, spk2gender, utt2dur. For evaluation sets, `split_enroll_trial` derives the enrollment/trial dirs
-and a Kaldi trials file with a deterministic per-speaker rule.
+utt2gender, spk2gender, utt2dur. Enrollment/trial lists of evaluation sets come from `pydeid make-trials`
+(pydeid.attack.trials), called by local/librispeech/data_prep.sh.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from pydeid.io import DataDir, FormatError, kaldi_sort_key, write_kaldi_map
+from pydeid.io import DataDir, FormatError, write_kaldi_map
 
 SUBSETS = ("dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100", "train-clean-360",
            "train-other-500")
@@ -148,39 +148,6 @@ def prepare_subset(corpus_root: str | os.PathLike, subset: str, out_dir: str | o
     d = read_subset(find_subset_dir(corpus_root, subset), with_durations=with_durations)
     write_datadir_atomic(d, out_dir)
     return d
-
-
-def split_enroll_trial(d: DataDir, n_enroll: int = 3) -> tuple[list[str], list[str], list[tuple[str, str, str]]]:
-    """Deterministic enrollment/trial split per speaker and the full Kaldi trial list.
-
-    Rule: per speaker, utterances in C order; the first min(n_enroll, n // 2) (at least 1) enroll the speaker,
-    the rest are trial utterances. Trials cross every enrolled speaker with every trial utterance
-    (`<enroll-spk> <trial-utt> target|nontarget`). Speakers with fewer than 2 utterances are left out.
-    """
-    enroll, trial = [], []
-    for spk, utts in d.spk2utt.items():
-        if len(utts) < 2:
-            continue
-        k = max(1, min(n_enroll, len(utts) // 2))
-        enroll += utts[:k]
-        trial += utts[k:]
-    enroll_spks = sorted({d.utt2spk[u] for u in enroll}, key=kaldi_sort_key)
-    trials = [(s, u, "target" if d.utt2spk[u] == s else "nontarget")
-              for s in enroll_spks for u in sorted(trial, key=kaldi_sort_key)]
-    return enroll, trial, trials
-
-
-def write_enroll_trial(data_dir: str | os.PathLike, enroll_dir: str | os.PathLike, trial_dir: str | os.PathLike,
-                       n_enroll: int = 3) -> tuple[int, int, int]:
-    """Write <enroll_dir>, <trial_dir> and <trial_dir>/trials from a data dir; returns the three counts."""
-    d = DataDir.read(data_dir)
-    enroll, trial, trials = split_enroll_trial(d, n_enroll)
-    if not trial:
-        raise FormatError(Path(data_dir) / "spk2utt", None, "no speaker has 2 or more utterances: no trials")
-    write_datadir_atomic(d.subset(enroll), enroll_dir)
-    body = "".join(f"{s} {u} {t}\n" for s, u, t in trials)
-    write_datadir_atomic(d.subset(trial), trial_dir, extra_text={"trials": body})
-    return len(enroll), len(trial), len(trials)
 
 
 def download_url(subset: str) -> str:
