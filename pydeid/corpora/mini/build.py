@@ -121,7 +121,7 @@ def _run_jobs(tasks, nj: int) -> list[list[UttResult]]:
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["numpy", "pydeid.io", "pydeid.corpora.mini.synth"])
+        ctx.set_forkserver_preload(["numpy", "scipy.signal", "soundfile", "pydeid.io", "pydeid.corpora.mini.synth"])
     with ctx.Pool(processes=max(1, nj), maxtasksperchild=1) as pool:
         return pool.map(_worker, tasks, chunksize=1)
 

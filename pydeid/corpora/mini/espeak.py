@@ -80,6 +80,7 @@ class Synth:
     def __init__(self):
         import espeakng_loader
         self.lib = ctypes.cdll.LoadLibrary(espeakng_loader.get_library_path())
+        self.libc = ctypes.CDLL(None)
         data = espeakng_loader.get_data_path().encode()
         self.lib.espeak_Initialize.restype = ctypes.c_int
         rate = self.lib.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, ctypes.c_char_p(data), INITIALIZE_PHONEME_EVENTS)
@@ -110,9 +111,16 @@ class Synth:
         return 0
 
     def synthesize(self, text: str, voice: str, rate: int, pitch: int, range_: int, wordgap: int = 0,
-                   volume: int = 100) -> Synthesis:
-        """Speak `text` (UTF-8) with espeak voice name `voice` ("en-us+m3") and absolute parameters."""
+                   volume: int = 100, rand_seed: int = 1) -> Synthesis:
+        """Speak `text` (UTF-8) with espeak voice name `voice` ("en-us+m3") and absolute parameters.
+
+        rand_seed seeds the noise sources (espeak's own generator and libc rand(), used by voices with breath
+        noise), which otherwise depend on whatever ran in the process before.
+        """
         with self._lock:
+            self.libc.srand(ctypes.c_uint(rand_seed & 0xFFFFFFFF))
+            if hasattr(self.lib, "espeak_ng_SetRandSeed"):
+                self.lib.espeak_ng_SetRandSeed(ctypes.c_long(rand_seed & 0x7FFFFFFF))
             if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
                 raise EspeakError(f"espeak voice {voice!r} not found")
             for p, v in ((PARAM_RATE, rate), (PARAM_PITCH, pitch), (PARAM_RANGE, range_),

@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass
 
 LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "en_IE", "da_DK"]
+# it_IT's city() draws from a set (order depends on PYTHONHASHSEED): names only from it_IT
+CITY_LOCALES = [x for x in LOCALES if x != "it_IT"]
 _WORD = re.compile(r"^[A-Z][a-z]{1,13}$")
 
 # Real places and fairs, for realism next to Faker's invented town names.
@@ -85,18 +87,17 @@ def build_pools(seed: int, n_names: int = 600, n_cities: int = 300, n_companies:
     fk = Faker(LOCALES)
     fk.seed_instance(seed)
     rng = random.Random(f"pools-{seed}")
-    per = max(1, n_names // len(LOCALES))
 
-    def pick(method):
+    def pick(method, locales=LOCALES):
         def g():
-            loc = rng.choice(LOCALES)
+            loc = rng.choice(locales)
             return getattr(fk[loc], method)()
         return g
 
     first_m = _collect(pick("first_name_male"), n_names // 2)
     first_f = _collect(pick("first_name_female"), n_names // 2)
     last = _collect(pick("last_name"), n_names)
-    cities = _collect(pick("city"), n_cities, max_words=2)
+    cities = _collect(pick("city", CITY_LOCALES), n_cities, max_words=2)
     cities += [[c] for c in REAL_CITIES] + MULTI_CITIES
     companies: list[list[str]] = []
     for _ in range(n_companies):
@@ -117,5 +118,4 @@ def build_pools(seed: int, n_names: int = 600, n_cities: int = 300, n_companies:
         if " ".join(c) not in seen:
             seen.add(" ".join(c))
             uniq.append(c)
-    del per
     return Pools(first_m, first_f, last, cities, list(COUNTRIES), uniq, list(FAIRS))

@@ -136,7 +136,8 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
     out = []
     for spk, job in jobs:
         v = voices[spk]
-        syn = synth.synthesize(job.text, v.name, v.rate, v.pitch, v.range, v.wordgap)
+        syn = synth.synthesize(job.text, v.name, v.rate, v.pitch, v.range, v.wordgap,
+                               rand_seed=_stable_seed(seed, job.utt, "espeak"))
         if len(syn.samples) == 0:
             raise AlignmentError(f"{job.utt}: espeak produced no audio for {job.text!r}")
         try:
