@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Stage 0 of egs/mini/s5/run.sh: build the embedded synthetic corpus `mini` into <data-dir>:
+#   local/mini/prepare_data.sh [--seed 0] [--size default] [--nj 2] [--utts-per-speaker N] <data-dir>
+# e.g. local/mini/prepare_data.sh --seed 0 --size default data
+# Leaves <data-dir>/mini_{train,dev,test,test_enroll,test_trial} (Kaldi data dirs with utt2gender, tags.conll,
+# written.conll, words.ctm; mini_test_trial/trials) and the audio under <data-dir>/wav/. Idempotent: a finished
+# corpus built with the same options is left as is (<data-dir>/.mini_stamp.json records them); other options
+# rebuild it. Deterministic: the same seed gives byte-identical files.
+set -euo pipefail
+seed=0
+size=default
+nj=2
+n_train_speakers=
+n_dev_speakers=
+n_test_speakers=
+utts_per_speaker=
+help_message="Usage: $0 [--seed 0] [--size tiny|default] [--nj 2] [--n-train-speakers N] [--n-dev-speakers N] [--n-test-speakers N] [--utts-per-speaker N] <data-dir>"
+. utils/parse_options.sh
+if [ $# -ne 1 ]; then echo "$help_message" >&2; exit 1; fi
+data=$1
+
+opts=(--seed "$seed" --size "$size" --nj "$nj")
+[ -n "$n_train_speakers" ] && opts+=(--n-train-speakers "$n_train_speakers")
+[ -n "$n_dev_speakers" ] && opts+=(--n-dev-speakers "$n_dev_speakers")
+[ -n "$n_test_speakers" ] && opts+=(--n-test-speakers "$n_test_speakers")
+[ -n "$utts_per_speaker" ] && opts+=(--utts-per-speaker "$utts_per_speaker")
+
+pydeid make-mini-corpus "${opts[@]}" "$data"
+for d in mini_train mini_dev mini_test mini_test_enroll mini_test_trial; do
+  utils/validate_data_dir.sh "$data/$d" >/dev/null
+done
+echo "$0: mini corpus ready in $data (seed $seed, size $size)"
