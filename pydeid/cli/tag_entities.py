@@ -1,0 +1,64 @@
+"""`pydeid tag-entities`: detect sensitive spans in a data dir's text (or a CoNLL file) with combined detectors."""
+
+COMMAND = "tag-entities"
+HELP = ("tag entities with flair / grammars / capitalisation / spaCy combined by union; writes CoNLL with a "
+        "detectors column")
+
+
+def add_arguments(p):
+    p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
+    p.add_argument("--detectors", default=None, help="comma list: flair,grammar,capitalisation,spacy")
+    p.add_argument("--combine", default=None, choices=["union", "priority"])
+    p.add_argument("--model", default=None, help="flair model dir (from train-ner) for the flair detector")
+    p.add_argument("--lowercase-input", action="store_true", help="lower-case tokens first (simulate ASR output)")
+    p.add_argument("--gold", default=None, help="gold CoNLL: print exact/partial P/R/F1 of the detection")
+    p.add_argument("input", help="data dir (its text is tagged) or CoNLL file (its tokens are tagged)")
+    p.add_argument("out_conll", help="output CoNLL: token, tag, detectors")
+
+
+def run(args):
+    import time
+    from pathlib import Path
+
+    from pydeid.io.conll import Sentence, read_conll, write_conll
+    from pydeid.io.kaldi_map import kaldi_sort_key
+    from pydeid.text.detectors import Detection, DetectionConfig
+    from pydeid.text.spans import spans_to_bio
+
+    over = {}
+    if args.detectors:
+        over["detectors"] = [x.strip() for x in args.detectors.split(",") if x.strip()]
+    cfg = DetectionConfig.from_yaml(args.config, combine=args.combine, flair_model=args.model, **over)
+    inp = Path(args.input)
+    if inp.is_dir():
+        from pydeid.text.datadir import read_text
+        text = read_text(inp)
+        items = [(u, text[u]) for u in sorted(text, key=kaldi_sort_key)]
+    else:
+        items = [(s.id, s.tokens) for s in read_conll(inp)]
+    if args.lowercase_input:
+        items = [(u, [t.lower() for t in toks]) for u, toks in items]
+    det = Detection(cfg)
+    for name, why in det.unavailable.items():
+        print(f"detector {name}: unavailable ({why})")
+    t0 = time.time()
+    spans = det.detect_many([toks for _, toks in items])
+    dt = time.time() - t0
+    out = []
+    for (u, toks), sp in zip(items, spans):
+        tags = spans_to_bio(sp, len(toks))
+        cover = ["-"] * len(toks)
+        for s in sp:
+            for i in range(s.start, s.end):
+                cover[i] = "+".join(sorted(s.detectors)) or "-"
+        out.append(Sentence(list(toks), tags, u, [[c] for c in cover]))
+    write_conll(args.out_conll, out)
+    print(f"tagged {len(out)} sentences with {', '.join(det.detectors)} ({cfg.combine}) in {dt:.2f} s "
+          f"({len(out) / max(dt, 1e-9):.0f} sentences/s)")
+    if args.gold:
+        from pydeid.cli.text_metrics import print_prf
+        gold = {s.id: s for s in read_conll(args.gold)}
+        g = [gold[u].spans() if u in gold else [] for u, _ in items]
+        p = [[(s.start, s.end, s.type) for s in sp] for sp in spans]
+        print_prf(g, p)
+    return 0

@@ -1,0 +1,88 @@
+"""`pydeid transform-text`: replace tagged entities of a data dir's text (seed 000 algorithm, per-type strategies)."""
+
+COMMAND = "transform-text"
+HELP = ("de-identify a data dir's text with per-type replacement strategies and probability p; prints the DP "
+        "epsilon of the policy used")
+
+
+def add_arguments(p):
+    p.add_argument("--strategy", default="default=same_type",
+                   help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=same_type'; names: "
+                        "keep redact typed_placeholder placeholder placeholder_entity named_placeholder same_type "
+                        "faker single_same_type full_entity pseudonymize random_digits")
+    p.add_argument("--p", type=float, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--secret-dir", default=None,
+                   help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize")
+    p.add_argument("--pool-conll", default=None,
+                   help="tagged corpus whose per-type frequencies are the replacement pool (default: the tags given)")
+    p.add_argument("--avoid-original", action="store_true",
+                   help="never draw a surrogate equal to the original (takes sampling strategies outside eq. 2)")
+    p.add_argument("--pseudonym-source", default="corpus", choices=["corpus", "faker"])
+    p.add_argument("--exemplars", default="", help="named placeholders, e.g. 'PER=Smith,LOC=London'")
+    p.add_argument("--dialogue-mode", default="auto",
+                   choices=["auto", "utt2dialogue", "strip-speaker", "regex", "utterance", "speaker"],
+                   help="scope of consistent pseudonyms: auto = data/utt2dialogue if present, else strip-speaker "
+                        "(utterance id minus speaker prefix and last field: mini spk003-tr001-04 -> tr001)")
+    p.add_argument("--dialogue-sep", default="-")
+    p.add_argument("--dialogue-regex", default=None)
+    p.add_argument("--gold-tags", default=None,
+                   help="gold CoNLL for the leak rate (default: the tags given, i.e. leak w.r.t. what was tagged)")
+    p.add_argument("--report", default=None, help="write the report (counts, epsilon, leak rate) as JSON here")
+    p.add_argument("data", help="input data dir (text)")
+    p.add_argument("tags", help="CoNLL tags of the data (sentence ids = utterance ids), gold or from tag-entities")
+    p.add_argument("out_data", help="output data dir (transformed text and tags.conll, other files copied)")
+
+
+def run(args):
+    import json
+    import logging
+    from pathlib import Path
+
+    from pydeid.io import DataDir
+    from pydeid.io.conll import read_conll
+    from pydeid.io.secrets import write_secret_json
+    from pydeid.text.datadir import load_tagged_text, write_transformed_dir
+    from pydeid.text.dialogue import dialogue_ids
+    from pydeid.text.metrics import leak_rate
+    from pydeid.text.pools import Pools
+    from pydeid.text.strategies import parse_strategy_spec
+    from pydeid.text.transform import TextTransformer, TransformConfig
+
+    log = logging.getLogger("transform-text")
+    strategies = parse_strategy_spec(args.strategy)
+    if "pseudonymize" in strategies.values() and not args.secret_dir:
+        raise SystemExit("transform-text: pseudonymize needs --secret-dir (the map is a secret kept outside the "
+                         "output corpus)")
+    exemplars = dict(x.split("=", 1) for x in args.exemplars.split(",") if "=" in x)
+    utts, sents = load_tagged_text(args.data, args.tags)
+    d = DataDir.read(args.data, validate=True)
+    dlg, how = dialogue_ids(utts, d.utt2spk, args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)
+    log.info("dialogues: %d, from %s", len(set(dlg)), how)
+    pools = Pools(read_conll(args.pool_conll) if args.pool_conll else sents)
+    cfg = TransformConfig(strategies=strategies, p=args.p, seed=args.seed, avoid_original=args.avoid_original,
+                          exemplars=exemplars, pseudonym_source=args.pseudonym_source)
+    res = TextTransformer(cfg, pools).transform(sents, dlg)
+    out = Path(args.out_data)
+    write_transformed_dir(args.data, out, res.sentences)
+    if res.pseudonym_map:
+        secret = Path(args.secret_dir) / f"pseudonyms.{out.name}.json"
+        write_secret_json(secret, res.pseudonym_map, forbidden_dirs=[out, args.data])
+        log.info("pseudonym map (secret, 0600): %s", secret)
+    gold = sents
+    if args.gold_tags:
+        _, gold = load_tagged_text(args.data, args.gold_tags)
+    leak = leak_rate([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences])
+    lines = res.report_lines(args.p)
+    lines.append(f"dialogue scope: {how} ({len(set(dlg))} dialogues)")
+    lines.append(f"leak rate ({'gold' if args.gold_tags else 'given'} tags): {leak['leak_rate']:.4f} of "
+                 f"{leak['tokens']} identifying entity tokens survive ({leak['leak_rate_all_tokens']:.4f} of all "
+                 f"{leak['all_tokens']} entity tokens)")
+    for line in lines:
+        print(line)
+    if args.report:
+        rep = res.report_dict(args.p)
+        rep.update(leak=leak, dialogue_scope=how, strategies=strategies, seed=args.seed)
+        Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.report).write_text(json.dumps(rep, indent=1, sort_keys=True) + "\n")
+    return 0

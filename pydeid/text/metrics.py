@@ -1,0 +1,134 @@
+"""Detection and de-identification metrics.
+
+* exact and partial-match precision / recall / F1 per type (seed 001 §4.2): exact counts a predicted span as
+  correct only when it equals a gold span (same boundaries, same type); partial counts any overlap with a gold span
+  of the same type (the upper bound of sanitisation coverage). "ALL" is the micro average, "macro" the mean F1 over
+  types (seed 004 reports macro F1), "ANY-TYPE" the partial match ignoring types (what matters for hiding).
+* all-or-nothing recall (seed 002 §3.3, Scaiano et al.): an entity (type + lower-cased surface form) mentioned in a
+  dialogue counts as recalled only when every token of every one of its mentions there was detected.
+* leak rate: gold sensitive tokens that survive in the transformed text. The output is aligned to the original
+  with difflib (tokens outside entities are unchanged, so they anchor the alignment); a gold token survives when it
+  is aligned to itself or reappears inside the replacement aligned to it. Counted over identifying tokens (function
+  words and number structure words such as "the", "of", "area", "code" are not identifying) and over all tokens.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+NON_IDENTIFYING = {"the", "of", "a", "an", "and", "in", "on", "at", "to", "past", "half", "quarter", "o'clock",
+                   "am", "pm", "area", "code", "double", "triple", "point", "hundred", "thousand", "dollars",
+                   "dollar", "euros", "euro", "cents", "mister", "misses", "mr", "mrs", "ms", "doctor", "dr",
+                   "next", "this", "last", "week", "month", "year", "morning", "afternoon", "evening", "extension"}
+
+
+def _prf(tp_p: int, n_pred: int, tp_r: int, n_gold: int) -> tuple[float, float, float]:
+    p = tp_p / n_pred if n_pred else 0.0
+    r = tp_r / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+@dataclass
+class PRF:
+    n_gold: int
+    n_pred: int
+    exact: tuple[float, float, float]
+    partial: tuple[float, float, float]
+
+
+def span_prf(gold: Sequence[Sequence[tuple[int, int, str]]], pred: Sequence[Sequence[tuple[int, int, str]]]
+             ) -> dict[str, PRF]:
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold sentences but {len(pred)} predicted")
+    types = sorted({t for ss in gold for *_, t in ss} | {t for ss in pred for *_, t in ss})
+    cnt = defaultdict(lambda: defaultdict(int))
+
+    def overlaps(a, b):
+        return a[0] < b[1] and b[0] < a[1]
+
+    for g, pr in zip(gold, pred):
+        gs, ps = set(map(tuple, g)), set(map(tuple, pr))
+        for t in types + ["ALL", "ANY-TYPE"]:
+            if t in ("ALL", "ANY-TYPE"):
+                gt, pt = gs, ps
+            else:
+                gt = {s for s in gs if s[2] == t}
+                pt = {s for s in ps if s[2] == t}
+            typed = t != "ANY-TYPE"
+            c = cnt[t]
+            c["gold"] += len(gt)
+            c["pred"] += len(pt)
+            c["exact"] += len(gt & pt) if typed else len({s[:2] for s in gt} & {s[:2] for s in pt})
+            c["p_partial"] += sum(any(overlaps(x, y) and (not typed or x[2] == y[2]) for y in gt) for x in pt)
+            c["r_partial"] += sum(any(overlaps(x, y) and (not typed or x[2] == y[2]) for y in pt) for x in gt)
+    out = {}
+    for t, c in cnt.items():
+        out[t] = PRF(c["gold"], c["pred"], _prf(c["exact"], c["pred"], c["exact"], c["gold"]),
+                     _prf(c["p_partial"], c["pred"], c["r_partial"], c["gold"]))
+    return out
+
+
+def macro_f1(res: dict[str, PRF], which: str = "exact") -> float:
+    fs = [getattr(v, which)[2] for t, v in res.items() if t not in ("ALL", "ANY-TYPE") and v.n_gold]
+    return sum(fs) / len(fs) if fs else 0.0
+
+
+def all_or_nothing_recall(tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tuple[int, int, str]]],
+                          pred: Sequence[Sequence[tuple[int, int, str]]], dialogues: Sequence[str]) -> dict:
+    """Entity-level all-or-nothing recall within dialogues, plus the share of dialogues fully covered."""
+    ent_ok: dict[tuple, bool] = {}
+    dlg_ok: dict[str, bool] = {}
+    for toks, g, pr, d in zip(tokens, gold, pred, dialogues):
+        covered = [False] * len(toks)
+        for a, b, _ in pr:
+            for i in range(a, b):
+                covered[i] = True
+        dlg_ok.setdefault(d, True)
+        for a, b, t in g:
+            key = (d, t, " ".join(x.lower() for x in toks[a:b]))
+            ok = all(covered[a:b])
+            ent_ok[key] = ent_ok.get(key, True) and ok
+            dlg_ok[d] = dlg_ok[d] and ok
+    n = len(ent_ok)
+    return {"entities": n, "aon_recall": (sum(ent_ok.values()) / n) if n else 1.0,
+            "dialogues": len(dlg_ok), "dialogues_fully_covered": (sum(dlg_ok.values()) / len(dlg_ok)) if dlg_ok
+            else 1.0}
+
+
+def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tuple[int, int, str]]],
+              out_tokens: Sequence[Sequence[str]]) -> dict:
+    """Share of gold entity tokens that survive in the transformed text (see module doc)."""
+    n_id = n_id_leak = n_all = n_all_leak = 0
+    per_type = defaultdict(lambda: [0, 0])
+    for o, g, x in zip(orig_tokens, gold, out_tokens):
+        lo, lx = [t.lower() for t in o], [t.lower() for t in x]
+        survive = [False] * len(o)
+        sm = difflib.SequenceMatcher(a=lo, b=lx, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                for i in range(i1, i2):
+                    survive[i] = True
+            elif tag == "replace":
+                repl = set(lx[j1:j2])
+                for i in range(i1, i2):
+                    survive[i] = lo[i] in repl
+        for a, b, t in g:
+            for i in range(a, b):
+                if not any(c.isalnum() for c in o[i]):
+                    continue
+                n_all += 1
+                n_all_leak += survive[i]
+                if lo[i] in NON_IDENTIFYING:
+                    continue
+                n_id += 1
+                per_type[t][0] += 1
+                if survive[i]:
+                    n_id_leak += 1
+                    per_type[t][1] += 1
+    return {"tokens": n_id, "leaked": n_id_leak, "leak_rate": n_id_leak / n_id if n_id else 0.0,
+            "all_tokens": n_all, "leak_rate_all_tokens": n_all_leak / n_all if n_all else 0.0,
+            "per_type": {t: (v[1] / v[0] if v[0] else 0.0) for t, v in sorted(per_type.items())}}

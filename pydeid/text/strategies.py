@@ -1,0 +1,485 @@
+"""Replacement strategies (seeds 000, 001, 002, 004) and the replacement policy each one implies for DP accounting.
+
+Every strategy replaces a *unit*: a word (word-by-word strategies) or a whole entity (entity strategies). The
+driver (transform.py) tosses the coin of seed 000's algorithm per unit: with probability p the unit is replaced by
+`replace(...)`, otherwise kept. `epsilon(...)` returns eq. (2) for the policy pi the strategy really uses.
+
+Names (use them in --strategy TYPE=NAME):
+  keep                 no replacement (the type is not treated as private)
+  redact               one non-word IIIII per entity (seed 000)
+  typed_placeholder    the type label per entity: PER, LOC ... (value-class membership, seeds 000/001)
+  placeholder          PLACEHOLDER for every word (seed 004 table 8 row 2)
+  placeholder_entity   one PLACEHOLDER per multi-word entity (seed 004 table 8 row 3)
+  named_placeholder    one exemplar per type for every entity ("London" for every LOC, seed 000)
+  same_type            word by word, a word of the same type drawn with its corpus frequency (value dissociation,
+                       seeds 000/001/004)
+  faker                a faker surrogate of the same type per entity (value distortion from an external source)
+  single_same_type     a multi-word entity becomes one same-type word (seed 004 table 8 row 5)
+  full_entity          a whole entity becomes a whole same-type entity of the corpus (seed 000 full entity,
+                       seed 004 multi-word -> multi-word)
+  pseudonymize         consistent per dialogue, word by word (Donald->Roger, Trump->Smith, seed 004 §3.3.2;
+                       numbers as whole spans of random same-length digits, seed 002); the map is a secret
+  random_digits        every digit (spoken digit word or written digit) becomes a random digit of the same length;
+                       teens/tens/ordinals/months/weekdays a random member of their class (seed 002)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from .dp import INF, EpsilonReport, epsilon_eq2
+from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS,
+                      TENS_WORDS, WEEKDAYS)
+from .pools import Pools, is_word
+
+REDACT_TOKEN = "IIIII"
+PLACEHOLDER_TOKEN = "PLACEHOLDER"
+DEFAULT_EXEMPLARS = {"PER": "Smith", "ORG": "SAP", "LOC": "London", "DATE": "Monday", "TIME": "afternoon",
+                     "NUM": "five"}
+
+_TYPE_PUBLIC = "type treated as public (a token is replaced by one of its own type)"
+
+
+def match_case(orig: Sequence[str], repl: Sequence[str]) -> list[str]:
+    """Follow the case of the original, so case does not reveal a replacement: lower-case output for lower-case
+    (ASR-style) text, a capital initial where the original word had one (word for word when lengths agree)."""
+    letters = "".join(orig)
+    if any(c.isalpha() for c in letters) and letters == letters.lower():
+        return [r.lower() for r in repl]
+    if len(orig) == len(repl):
+        return [r[:1].upper() + r[1:] if o[:1].isupper() and r[:1].islower() else r for o, r in zip(orig, repl)]
+    return list(repl)
+
+
+def _clean_tokens(value: str) -> list[str]:
+    toks = []
+    for t in value.replace("-", " ").split():
+        t = t.strip(".,;:!?()\"'")
+        if t:
+            toks.append(t)
+    return toks or ["x"]
+
+
+@dataclass
+class Context:
+    rng: np.random.Generator
+    pools: Pools
+    seed: int = 0
+    dialogue: str = ""
+    exemplars: dict = field(default_factory=lambda: dict(DEFAULT_EXEMPLARS))
+    avoid_original: bool = False
+    pseudonym_map: dict = field(default_factory=dict)   # dialogue -> type -> original -> surrogate (or None: kept)
+    faker_locale: str = "en_US"
+    _faker: object = None
+
+    def faker(self):
+        if self._faker is None:
+            from faker import Faker
+            f = Faker(self.faker_locale)
+            f.seed_instance(int(self.rng.integers(2 ** 31)))
+            self._faker = f
+        return self._faker
+
+
+class Strategy:
+    name = ""
+    unit = "entity"          # "word" or "entity": what one coin toss replaces
+    handles_coin = False     # the strategy applies p itself (consistent maps)
+    keeps_types = False
+
+    def replace(self, toks: Sequence[str], typ: str, ctx: Context) -> list[str]:
+        raise NotImplementedError
+
+    def epsilon(self, typ: str, p: float, observed: set, ctx: Context) -> EpsilonReport:
+        raise NotImplementedError
+
+
+def _constant_eps(p: float, observed: set, emitted, what: str) -> EpsilonReport:
+    if p == 1.0:
+        return EpsilonReport(0.0, f"p=1: every private token becomes {what}; {_TYPE_PUBLIC}")
+    e = epsilon_eq2(p, {emitted: 1.0}, observed)
+    if math.isinf(e):
+        return EpsilonReport(INF, f"p<1: pi(t)=0 for the original tokens ({what} never reproduces them), so a "
+                                  "surviving original is recognisable with certainty")
+    return EpsilonReport(e, f"every private token equals the exemplar: eq.2 gives log(1/p); {_TYPE_PUBLIC}")
+
+
+class Keep(Strategy):
+    name = "keep"
+    keeps_types = True
+
+    def replace(self, toks, typ, ctx):
+        return list(toks)
+
+    def epsilon(self, typ, p, observed, ctx):
+        return EpsilonReport(INF, "kept: this type is not protected")
+
+
+class Redact(Strategy):
+    name = "redact"
+
+    def replace(self, toks, typ, ctx):
+        return [REDACT_TOKEN]
+
+    def epsilon(self, typ, p, observed, ctx):
+        return _constant_eps(p, observed, (REDACT_TOKEN,), REDACT_TOKEN)
+
+
+class TypedPlaceholder(Strategy):
+    name = "typed_placeholder"
+
+    def replace(self, toks, typ, ctx):
+        return [typ]
+
+    def epsilon(self, typ, p, observed, ctx):
+        return _constant_eps(p, observed, (typ,), f"the label {typ}")
+
+
+class Placeholder(Strategy):
+    name = "placeholder"
+    unit = "word"
+
+    def replace(self, toks, typ, ctx):
+        return [PLACEHOLDER_TOKEN for _ in toks]
+
+    def epsilon(self, typ, p, observed, ctx):
+        return _constant_eps(p, observed, PLACEHOLDER_TOKEN, PLACEHOLDER_TOKEN)
+
+
+class PlaceholderEntity(Strategy):
+    name = "placeholder_entity"
+
+    def replace(self, toks, typ, ctx):
+        return [PLACEHOLDER_TOKEN]
+
+    def epsilon(self, typ, p, observed, ctx):
+        return _constant_eps(p, observed, (PLACEHOLDER_TOKEN,), PLACEHOLDER_TOKEN)
+
+
+class NamedPlaceholder(Strategy):
+    name = "named_placeholder"
+
+    def _exemplar(self, typ, ctx) -> tuple:
+        return tuple(ctx.exemplars.get(typ, typ).split())
+
+    def replace(self, toks, typ, ctx):
+        return match_case(toks, list(self._exemplar(typ, ctx)))
+
+    def epsilon(self, typ, p, observed, ctx):
+        ex = self._exemplar(typ, ctx)
+        return _constant_eps(p, {tuple(t.lower() for t in o) for o in observed}, tuple(t.lower() for t in ex),
+                             f"the exemplar '{' '.join(ex)}'")
+
+
+class _Sampling(Strategy):
+    """Draws from an independent distribution pi; `avoid_original` redraws a value equal to the original, which
+    makes pi depend on t' and takes the policy outside the lemma."""
+
+    def _eps(self, p, pi, observed, ctx, what) -> EpsilonReport:
+        if ctx.avoid_original:
+            return EpsilonReport(None, "avoid-original redraws a surrogate equal to the original: pi(t|t') depends "
+                                       "on t' (and an original never appears as a surrogate), outside the lemma")
+        e = epsilon_eq2(p, pi, observed)
+        if p == 1.0:
+            note = f"p=1; {what}; {_TYPE_PUBLIC}"
+        elif math.isinf(e):
+            missing = [t for t in observed if pi.get(t, 0.0) == 0.0]
+            note = (f"p<1 and {len(missing)} private unit(s) have pi(t)=0 under {what} (e.g. "
+                    f"{'a multi-word entity' if missing and isinstance(missing[0], tuple) and len(missing[0]) > 1 else 'an unseen token'})")
+        else:
+            pmin = min(v for v in (pi.get(t, 0.0) for t in set(observed) | set(pi)) if v > 0)
+            note = f"eq.2 with min pi(t) = {pmin:.4g} over {len(set(observed) | set(pi))} private units; {what}; " \
+                   f"{_TYPE_PUBLIC}"
+        return EpsilonReport(e, note)
+
+    def _draw(self, sampler, orig, ctx):
+        if ctx.avoid_original:
+            excl = {orig} | ({orig.lower()} if isinstance(orig, str) else set())
+            got = sampler.draw_excluding(ctx.rng, excl)
+            return got if got is not None else sampler.draw(ctx.rng)
+        return sampler.draw(ctx.rng)
+
+
+class SameType(_Sampling):
+    name = "same_type"
+    unit = "word"
+
+    def replace(self, toks, typ, ctx):
+        s = ctx.pools.sampler("word", typ)
+        return match_case(toks, [self._draw(s, t, ctx) for t in toks])
+
+    def epsilon(self, typ, p, observed, ctx):
+        return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
+                         "pi = corpus frequency of the type's words")
+
+
+class SingleSameType(_Sampling):
+    name = "single_same_type"
+
+    def replace(self, toks, typ, ctx):
+        s = ctx.pools.sampler("word", typ)
+        orig = toks[0] if len(toks) == 1 else None
+        return match_case(toks, [self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
+
+    def epsilon(self, typ, p, observed, ctx):
+        pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
+        return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type")
+
+
+class FullEntity(_Sampling):
+    name = "full_entity"
+
+    def replace(self, toks, typ, ctx):
+        s = ctx.pools.sampler("entity", typ)
+        return match_case(toks, list(self._draw(s, tuple(toks), ctx)))
+
+    def epsilon(self, typ, p, observed, ctx):
+        return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
+                         "pi = corpus frequency of whole entities of the type")
+
+
+# ---------------------------------------------------------------------------------------------- numbers
+_ORDINAL_CLASS = sorted(ORDINAL_WORDS)
+_CLASSES = [
+    ("digit", DIGIT_WORDS, DIGIT_CLASS),
+    ("teen", TEEN_WORDS, TEEN_CLASS),
+    ("tens", TENS_WORDS, TENS_CLASS),
+    ("ordinal", ORDINAL_WORDS, _ORDINAL_CLASS),
+    ("month", MONTHS, [m.capitalize() for m in MONTHS]),
+    ("weekday", WEEKDAYS, [w.capitalize() for w in WEEKDAYS]),
+]
+
+
+def number_class(tok: str) -> tuple[str, list[str] | int] | None:
+    """The class a number-like token is redrawn from: a word list, or the length of a written digit string."""
+    low = tok.lower()
+    for name, members, out in _CLASSES:
+        if low in members:
+            return name, out
+    nd = sum(c.isdigit() for c in tok)
+    if nd:
+        return "digits", nd
+    return None
+
+
+def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False) -> str | None:
+    cls = number_class(tok)
+    if cls is None:
+        return None
+    name, out = cls
+    for _ in range(32):
+        if name == "digits":
+            new = "".join(str(int(rng.integers(10))) if c.isdigit() else c for c in tok)
+        else:
+            new = out[int(rng.integers(len(out)))]
+            new = match_case([tok], [new])[0]
+        if not avoid or new.lower() != tok.lower():
+            return new
+    return new
+
+
+class RandomDigits(Strategy):
+    name = "random_digits"
+    unit = "word"
+
+    def replace(self, toks, typ, ctx):
+        out = []
+        for t in toks:
+            new = random_same_class(t, ctx.rng, ctx.avoid_original)
+            out.append(t if new is None else new)   # structure words ("area", "code", "double") are kept
+        return out
+
+    def epsilon(self, typ, p, observed, ctx):
+        if ctx.avoid_original:
+            return EpsilonReport(None, "avoid-original: pi(t|t') depends on t', outside the lemma")
+        if p == 1.0:
+            return EpsilonReport(0.0, "p=1; uniform redraw within each class; words outside the number classes are "
+                                      "kept as non-private structure; digit-string length treated as public")
+        worst, why = 0.0, []
+        for t in observed:
+            cls = number_class(t)
+            if cls is None:
+                continue
+            name, out = cls
+            if name == "digits":
+                n = 10.0 ** out
+                pi_t = 1.0 / n
+            else:
+                n = len(out)
+                pi_t = 1.0 / n if t.lower() in {o.lower() for o in out} else 0.0
+            e = INF if pi_t == 0 else math.log((1 - p + p * pi_t) / (p * pi_t))
+            if e > worst:
+                worst, why = e, [f"'{t}' ({name}, {int(n) if n < 1e6 else f'10^{out}'} choices)"]
+        if math.isinf(worst):
+            return EpsilonReport(INF, f"p<1 and {why[0]} is never drawn (pi=0), e.g. 'oh' for zero")
+        return EpsilonReport(worst, f"eq.2 with uniform pi per class, worst {why[0] if why else '-'}; length of "
+                                    "digit strings and the class of each word treated as public")
+
+
+# ---------------------------------------------------------------------------------------------- faker
+def _spoken_time(f) -> list[str]:
+    h = DIGIT_CLASS[1:] + TEEN_CLASS[:3]
+    r = f.random_int(0, 2)
+    hour = h[f.random_int(0, len(h) - 1)]
+    if r == 0:
+        return [hour, f.random_element(["am", "pm"])]
+    if r == 1:
+        return [f.random_element(["half", "quarter"]), "past", hour]
+    return [hour, "o'clock"]
+
+
+def _spoken_date(f) -> list[str]:
+    r = f.random_int(0, 2)
+    if r == 0:
+        return [f.day_of_week()]
+    if r == 1:
+        return [f.month_name(), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
+    return [f.day_of_week(), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
+
+
+def faker_value(typ: str, n_words: int, f) -> list[str]:
+    if typ == "PER":
+        return [f.last_name()] if n_words == 1 else [f.first_name(), f.last_name()]
+    if typ == "LOC":
+        return _clean_tokens(f.city())
+    if typ == "ORG":
+        return _clean_tokens(f.company())
+    if typ == "DATE":
+        return _spoken_date(f)
+    if typ == "TIME":
+        return _spoken_time(f)
+    return _clean_tokens(f.word())
+
+
+class FakerSurrogate(_Sampling):
+    name = "faker"
+    n_estimate = 4000
+
+    def replace(self, toks, typ, ctx):
+        f = ctx.faker()
+        if typ == "NUM" or all(number_class(t) for t in toks):
+            return RandomDigits().replace(toks, typ, ctx)
+        for _ in range(16):
+            val = match_case(toks, faker_value(typ, len(toks), f))
+            if not ctx.avoid_original or [v.lower() for v in val] != [t.lower() for t in toks]:
+                break
+        return val
+
+    def epsilon(self, typ, p, observed, ctx):
+        if p == 1.0 and not ctx.avoid_original:
+            return EpsilonReport(0.0, f"p=1; faker surrogates; {_TYPE_PUBLIC}")
+        from collections import Counter
+
+        from faker import Faker
+        f = Faker(ctx.faker_locale)
+        f.seed_instance(12345)
+        sizes = sorted({len(o) for o in observed}) or [1]
+        c = Counter(tuple(faker_value(typ, sizes[i % len(sizes)], f)) for i in range(self.n_estimate))
+        pi = {k: v / self.n_estimate for k, v in c.items()}
+        r = self._eps(p, pi, observed, ctx, f"pi estimated from {self.n_estimate} faker draws")
+        return EpsilonReport(r.epsilon, "estimate: " + r.note)
+
+
+# ---------------------------------------------------------------------------------------------- consistent
+class Pseudonymize(Strategy):
+    """Consistent, word-by-word surrogates within a dialogue; whole number spans map to random same-length digits.
+
+    The coin p is tossed once per (dialogue, original) mapping, so a word is either always or never replaced within
+    its dialogue. A surrogate never equals its original and distinct originals get distinct surrogates within a
+    dialogue and type when the pool allows (injective map). Maps are secrets written by the driver.
+    """
+
+    name = "pseudonymize"
+    handles_coin = True
+
+    def __init__(self, p: float = 1.0, source: str = "corpus"):
+        self.p = p
+        self.source = source
+
+    def _map(self, ctx, typ) -> dict:
+        return ctx.pseudonym_map.setdefault(ctx.dialogue, {}).setdefault(typ, {})
+
+    def _lookup(self, key: str, typ: str, ctx: Context, make) -> str | None:
+        m = self._map(ctx, typ)
+        if key not in m:
+            if ctx.rng.random() <= self.p:
+                used = {v.lower() for v in m.values() if v}
+                m[key] = make(used)
+            else:
+                m[key] = None
+        return m[key]
+
+    def replace(self, toks, typ, ctx):
+        if all(number_class(t) or t.lower() in ("area", "code", "double", "triple", "and", "point") for t in toks) \
+                and any(number_class(t) for t in toks):
+            key = " ".join(t.lower() for t in toks)
+
+            def make_num(used):
+                for _ in range(32):
+                    new = " ".join(random_same_class(t, ctx.rng, avoid=True) or t for t in toks)
+                    if new.lower() not in used:
+                        return new
+                return new
+            v = self._lookup(key, typ, ctx, make_num)
+            return list(toks) if v is None else match_case(toks, v.split())
+        out = []
+        for t in toks:
+            if not is_word(t):
+                out.append(t)
+                continue
+
+            def make_word(used, t=t):
+                if self.source == "faker":
+                    f = ctx.faker()
+                    for _ in range(32):
+                        w = faker_value(typ, 1, f)[0]
+                        if w.lower() != t.lower() and w.lower() not in used:
+                            return w
+                    return w
+                s = ctx.pools.sampler("word", typ)
+                w = s.draw_excluding(ctx.rng, {t, t.lower(), t.capitalize()} | used | {u.capitalize() for u in used})
+                if w is None or w.lower() == t.lower():
+                    w = s.draw_excluding(ctx.rng, {t, t.lower(), t.capitalize()})
+                if w is None:
+                    raise ValueError(f"the {typ} pool has no word other than '{t}' to pseudonymize it with")
+                return w
+            v = self._lookup(t.lower(), typ, ctx, make_word)
+            out.append(t if v is None else match_case([t], [v])[0])
+        return out
+
+    def epsilon(self, typ, p, observed, ctx):
+        return EpsilonReport(None, "consistent mapping: pi(t|t') depends on t' through the dialogue's map, so the "
+                                   "lemma does not apply; repeated mentions stay linked (an injective map reveals "
+                                   "which mentions co-refer): no finite epsilon")
+
+
+STRATEGIES = {c.name: c for c in (Keep, Redact, TypedPlaceholder, Placeholder, PlaceholderEntity, NamedPlaceholder,
+                                  SameType, FakerSurrogate, SingleSameType, FullEntity, Pseudonymize, RandomDigits)}
+
+
+def make_strategy(name: str, p: float = 1.0, pseudonym_source: str = "corpus") -> Strategy:
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    if name == "pseudonymize":
+        return Pseudonymize(p=p, source=pseudonym_source)
+    return STRATEGIES[name]()
+
+
+def parse_strategy_spec(spec: str) -> dict[str, str]:
+    """'PER=pseudonymize,NUM=random_digits,default=same_type' -> {'PER': ..., 'NUM': ..., 'default': ...}.
+    A bare name sets the default."""
+    out: dict[str, str] = {}
+    for part in filter(None, (x.strip() for x in spec.split(","))):
+        if "=" in part:
+            k, v = (x.strip() for x in part.split("=", 1))
+        else:
+            k, v = "default", part
+        if v not in STRATEGIES:
+            raise ValueError(f"unknown strategy {v!r} for {k}; choose from {', '.join(STRATEGIES)}")
+        out[k] = v
+    out.setdefault("default", "same_type")
+    return out

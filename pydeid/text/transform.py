@@ -1,0 +1,197 @@
+"""Probabilistic text de-identification (seed 000's algorithm) over tagged sentences, with per-type strategies.
+
+    for every sensitive unit t' (a word, or a whole entity for entity strategies):
+        r ~ U(0, 1); if r <= p: replace t' with t ~ pi(t | t')
+
+Output tags keep the entity types (B-/I- over the replacement tokens) so a tagger can be trained on the result.
+The report holds, per type, the strategy, counts and the epsilon of eq. (2) for the policy actually used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from pydeid.io.conll import Sentence
+
+from .dp import EpsilonReport, combine_max
+from .pools import Pools, is_word
+from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
+
+
+@dataclass
+class TransformConfig:
+    strategies: dict = field(default_factory=lambda: {"default": "same_type"})
+    p: float = 1.0
+    seed: int = 0
+    avoid_original: bool = False
+    exemplars: dict = field(default_factory=lambda: dict(DEFAULT_EXEMPLARS))
+    pseudonym_source: str = "corpus"   # corpus | faker
+    faker_locale: str = "en_US"
+
+
+@dataclass
+class TypeStats:
+    strategy: str
+    entities: int = 0
+    units: int = 0
+    replaced: int = 0
+    observed: set = field(default_factory=set)
+
+
+@dataclass
+class TransformResult:
+    sentences: list[Sentence]
+    stats: dict[str, TypeStats]
+    epsilon: dict[str, EpsilonReport]
+    overall: EpsilonReport
+    pseudonym_map: dict
+
+    def report_lines(self, p: float) -> list[str]:
+        lines = [f"replacement probability p = {p}"]
+        for typ in sorted(self.stats):
+            st = self.stats[typ]
+            e = self.epsilon[typ]
+            lines.append(f"  {typ:5s} {st.strategy:18s} entities={st.entities} units={st.units} "
+                         f"replaced={st.replaced} epsilon={e.fmt()}  ({e.note})")
+        o = self.overall
+        if o.epsilon is None:
+            lines.append("overall epsilon (seed 000 eq. 2): NOT COVERED by the lemma -- no finite DP guarantee is "
+                         "claimed (" + o.note + ")")
+        elif math.isinf(o.epsilon):
+            lines.append("overall epsilon (seed 000 eq. 2): INFINITE -- no DP guarantee (" + o.note + ")")
+        else:
+            lines.append(f"overall epsilon (seed 000 eq. 2): {o.epsilon:.4g} ({o.note}; entity types public)")
+        return lines
+
+    def report_dict(self, p: float) -> dict:
+        def enc(e: EpsilonReport):
+            return {"epsilon": (None if e.epsilon is None else ("inf" if math.isinf(e.epsilon) else e.epsilon)),
+                    "covered": e.epsilon is not None, "note": e.note}
+        return {"p": p,
+                "types": {t: {"strategy": s.strategy, "entities": s.entities, "units": s.units,
+                              "replaced": s.replaced, **enc(self.epsilon[t])} for t, s in sorted(self.stats.items())},
+                "overall": enc(self.overall)}
+
+
+class TextTransformer:
+    def __init__(self, config: TransformConfig, pools: Pools):
+        if not 0.0 <= config.p <= 1.0:
+            raise ValueError(f"p must lie in [0, 1], got {config.p}")
+        self.config = config
+        self.pools = pools
+        self._strats: dict[str, Strategy] = {}
+
+    def strategy_for(self, typ: str) -> Strategy:
+        name = self.config.strategies.get(typ, self.config.strategies.get("default", "same_type"))
+        if name not in self._strats:
+            self._strats[name] = make_strategy(name, p=self.config.p, pseudonym_source=self.config.pseudonym_source)
+        return self._strats[name]
+
+    def transform(self, sentences: Sequence[Sentence], dialogues: Sequence[str] | None = None,
+                  spans: Sequence[list[tuple[int, int, str]]] | None = None) -> TransformResult:
+        """Transform sentences; `spans` overrides the sentences' own tags (e.g. detector output)."""
+        cfg = self.config
+        ctx = Context(rng=np.random.default_rng(cfg.seed), pools=self.pools, seed=cfg.seed,
+                      exemplars=dict(DEFAULT_EXEMPLARS, **cfg.exemplars), avoid_original=cfg.avoid_original,
+                      faker_locale=cfg.faker_locale)
+        stats: dict[str, TypeStats] = {}
+        out_sents: list[Sentence] = []
+        for k, s in enumerate(sentences):
+            ctx.dialogue = dialogues[k] if dialogues is not None else (s.id or "")
+            sp = spans[k] if spans is not None else s.spans()
+            toks, tags = self._transform_one(s.tokens, sp, ctx, stats)
+            out_sents.append(Sentence(toks, tags, s.id, [], list(s.comments)))
+        eps = {t: self.strategy_for(t).epsilon(t, cfg.p, st.observed, ctx) for t, st in stats.items()}
+        protected = [e for t, e in eps.items() if not self.strategy_for(t).keeps_types]
+        overall = combine_max(protected)
+        kept = sorted(t for t in eps if self.strategy_for(t).keeps_types)
+        if kept and not protected:
+            overall = EpsilonReport(float("inf"), "every type is kept: nothing is protected")
+        elif kept:
+            overall.note += f"; types kept unprotected and outside the bound: {', '.join(kept)}"
+        return TransformResult(out_sents, stats, eps, overall, ctx.pseudonym_map)
+
+    def _transform_one(self, tokens, spans, ctx: Context, stats) -> tuple[list[str], list[str]]:
+        p = self.config.p
+        out_t: list[str] = []
+        out_g: list[str] = []
+        pos = 0
+        for a, b, typ in sorted(spans):
+            out_t.extend(tokens[pos:a])
+            out_g.extend(["O"] * (a - pos))
+            strat = self.strategy_for(typ)
+            st = stats.setdefault(typ, TypeStats(strat.name))
+            st.entities += 1
+            orig = list(tokens[a:b])
+            if strat.handles_coin:
+                new = strat.replace(orig, typ, ctx)
+                st.units += len(orig)
+                st.replaced += sum(x != y for x, y in zip(orig, new)) if len(new) == len(orig) else len(orig)
+                st.observed.update(orig)
+            elif strat.unit == "word":
+                new = []
+                for t in orig:
+                    if not is_word(t):      # punctuation inside an entity is kept: not a private unit
+                        new.append(t)
+                        continue
+                    st.units += 1
+                    st.observed.add(t)
+                    if ctx.rng.random() <= p:
+                        new.extend(strat.replace([t], typ, ctx))
+                        st.replaced += 1
+                    else:
+                        new.append(t)
+            else:
+                st.units += 1
+                st.observed.add(tuple(orig))
+                if ctx.rng.random() <= p:
+                    new = strat.replace(orig, typ, ctx)
+                    st.replaced += 1
+                else:
+                    new = orig
+            out_t.extend(new)
+            out_g.extend([("B-" if i == 0 else "I-") + typ for i in range(len(new))])
+            pos = b
+        out_t.extend(tokens[pos:])
+        out_g.extend(["O"] * (len(tokens) - pos))
+        return out_t, out_g
+
+
+def lowercase_sentences(sents: Sequence[Sentence]) -> list[Sentence]:
+    return [Sentence([t.lower() for t in s.tokens], list(s.tags), s.id, s.extra, s.comments) for s in sents]
+
+
+PUNCT = set(".,;:!?\"'()[]-")
+
+
+def strip_punct(sents: Sequence[Sentence]) -> list[Sentence]:
+    """Drop punctuation tokens (seed 004 'nopunct' variants); an entity that loses its first token stays an entity."""
+    out = []
+    for s in sents:
+        toks, tags = [], []
+        prev_typ = None
+        for t, g in zip(s.tokens, s.tags):
+            if t in PUNCT or all(c in PUNCT for c in t):
+                if g == "O":
+                    prev_typ = None
+                continue
+            typ = g[2:] if g != "O" else None
+            if g.startswith("I-") and prev_typ != typ:
+                g = "B-" + typ
+            toks.append(t)
+            tags.append(g)
+            prev_typ = typ
+        out.append(Sentence(toks, tags, s.id, [], s.comments))
+    return out
+
+
+def collect_dialogue_stats(dialogues: Sequence[str]) -> dict[str, int]:
+    c: dict[str, int] = defaultdict(int)
+    for d in dialogues:
+        c[d] += 1
+    return dict(c)
