@@ -76,13 +76,27 @@ def decode_asr(exp_dir, data, out_dir, beam_size: int = 4, ctc_weight: float = 0
 
 
 def write_hyp_ctm(exp: Path, model: Path, asr_data: Path, hyps: dict[str, str], ctm_path: Path) -> str:
-    """Word timings of the hypotheses by CTC forced alignment with the same model (pydeid.align.ctc)."""
-    try:
-        from pydeid.align import ctc as ctc_align  # written by the alignment owner
-    except ImportError:
-        log.warning("pydeid.align.ctc is not available: no hypothesis CTM written")
-        return "unavailable (pydeid.align.ctc missing)"
-    return _ctc_ctm(ctc_align, exp, model, asr_data, hyps, ctm_path)
+    """Word timings of the hypotheses by CTC forced alignment with the same model (pydeid.align.ctc).
+    Utterances whose hypothesis cannot be aligned (too short audio for the tokens) get no CTM line."""
+    from pydeid.align.ctc import CtcAlignmentError, align_words, load_speech2text
+    from pydeid.io import CtmEntry, read_audio, write_ctm
+    s2t = load_speech2text(exp, model)
+    wav_scp = read_kaldi_map(asr_data / "wav.scp")
+    entries, failed = [], []
+    for utt, hyp in hyps.items():
+        words = hyp.split()
+        if not words:
+            continue
+        wav, _ = read_audio(wav_scp[utt], sr=16000)
+        try:
+            timed = align_words(s2t, wav, words)
+        except CtcAlignmentError as e:
+            failed.append(utt)
+            log.warning("%s: hypothesis not aligned: %s", utt, e)
+            continue
+        entries += [CtmEntry(utt, "1", s, round(e - s, 3), w) for w, s, e in timed]
+    write_ctm(ctm_path, entries)
+    return f"ok ({len(failed)} hypotheses not aligned)" if failed else "ok"
 
 
 def merge_decode_dirs(out_dir, parts) -> Path:
@@ -110,7 +124,3 @@ def merge_decode_dirs(out_dir, parts) -> Path:
     atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")
     return out
 
-
-def _ctc_ctm(ctc_align, exp, model, asr_data, hyps, ctm_path) -> str:
-    log.warning("pydeid.align.ctc interface not wired yet: no hypothesis CTM written")
-    return "unavailable (pydeid.align.ctc interface not wired)"
