@@ -1,0 +1,168 @@
+"""`pydeid transform-voice` and steps/transform_voice.sh on real data dirs: output corpus, secrets, determinism
+across --nj, resume after a killed job, reuse of a mapping."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pydeid.io import DataDir, validate_data_dir
+from pydeid.voice.convert import assign_target, choose_pool
+from conftest import vctk_data_dir
+
+
+def cli(*args, cwd=None, check=True):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    r = subprocess.run([sys.executable, "-m", "pydeid", *map(str, args)], cwd=cwd, env=env, capture_output=True,
+                       text=True)
+    if check and r.returncode:
+        raise AssertionError(f"pydeid {args} failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    return r
+
+
+@pytest.fixture(scope="module")
+def src_dir(vctk_dir, tmp_path_factory):
+    """p226 (m) and p228 (f), 4 sentences each, with side files that must be carried over unchanged."""
+    d = vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("src") / "src", ["p226", "p228"], 4)
+    dd = DataDir.read(d)
+    (d / "utt2gender").write_text("".join(f"{u} {dd.spk2gender[dd.utt2spk[u]]}\n" for u in dd.utts))
+    (d / "words.ctm").write_text("".join(f"{u} 1 0.10 0.30 hello 1.00\n" for u in dd.utts))
+    (d / "tags.conll").write_text("".join(f"# id = {u}\nhello\tO\n\n" for u in dd.utts))
+    return d
+
+
+@pytest.fixture(scope="module")
+def tgt_dir(vctk_dir, tmp_path_factory):
+    return vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("tgt") / "tgt", ["p225", "p227"], 5)
+
+
+def all_text(folder: Path) -> str:
+    return "".join(p.read_text(errors="replace") for p in folder.rglob("*") if p.is_file() and p.suffix != ".wav")
+
+
+def check_output_corpus(src: Path, out: Path, exp: Path):
+    validate_data_dir(out, check_audio=True)
+    s, o = DataDir.read(src), DataDir.read(out)
+    assert o.utts == s.utts
+    for name in ("text", "utt2spk", "spk2utt", "utt2gender", "spk2gender", "words.ctm", "tags.conll"):
+        if not (src / name).exists():
+            continue
+        assert filecmp.cmp(src / name, out / name, shallow=False), name
+    for u, path in o.wav_scp.items():
+        assert os.path.isabs(path) and Path(path).parent == (out / "wav").resolve()
+        assert len(o.load_audio(u)) == len(s.load_audio(u))
+    text = all_text(out)
+    for path in s.wav_scp.values():             # no original audio path anywhere in the corpus
+        assert path not in text and Path(path).name not in text
+    plan = exp / "secrets" / "voice_plan.json"
+    assert stat.S_IMODE(plan.stat().st_mode) == 0o600
+    assert not any(p.name == "voice_plan.json" for p in out.rglob("*"))
+    secret = json.loads(plan.read_text())
+    return secret
+
+
+def test_strategies_and_pool():
+    pool = choose_pool([f"t{i:03d}" for i in range(300)], 100, seed=1)
+    assert len(pool) == 100 and pool == sorted(pool) and pool == choose_pool([f"t{i:03d}" for i in range(300)], 100, 1)
+    utts = [(f"s{i % 5}", f"s{i % 5}_u{i}") for i in range(60)]
+    s1 = {assign_target(1, pool, 0, s, u) for s, u in utts}
+    assert len(s1) == 1
+    s2 = {}
+    for s, u in utts:
+        s2.setdefault(s, set()).add(assign_target(2, pool, 0, s, u))
+    assert all(len(v) == 1 for v in s2.values()) and len({next(iter(v)) for v in s2.values()}) > 1
+    s3 = [assign_target(3, pool, 0, s, u) for s, u in utts]
+    assert len(set(s3)) > 20
+    assert all(assign_target(3, ["a", "b"], 0, "a", f"u{i}") == "b" for i in range(20))   # never oneself
+
+
+def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
+    out, exp = tmp_path / "out", tmp_path / "exp"
+    cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt_dir, "--exp-dir", exp,
+        src_dir, out)
+    secret = check_output_corpus(src_dir, out, exp)
+    assert secret["spk2target"].keys() == {"p226", "p228"}
+    assert set(secret["spk2target"].values()) <= {"p225", "p227"}
+    # the pooled target speakers are female p225 and male p227; the male source's F0 moves to his target's
+    from voice_helpers import median_f0
+    s, o = DataDir.read(src_dir), DataDir.read(out)
+    u = "p226_003"
+    tgt = secret["utt"][u]["target"]
+    ratio = median_f0(o.load_audio(u)) / median_f0(s.load_audio(u))
+    assert (ratio > 1.3) if tgt == "p225" else (0.75 < ratio < 1.35)
+
+    # reuse the mapping with another seed: same targets
+    out2, exp2 = tmp_path / "out2", tmp_path / "exp2"
+    cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt_dir, "--exp-dir", exp2,
+        "--seed", "77", "--targets-file", exp / "secrets" / "voice_plan.json", "--part", "plan", src_dir, out2)
+    again = json.loads((exp2 / "secrets" / "voice_plan.json").read_text())
+    assert again["utt"] == secret["utt"]
+
+
+def test_secrets_inside_output_are_refused(src_dir, tmp_path):
+    out = tmp_path / "out"
+    r = cli("transform-voice", "--method", "mcadams", "--exp-dir", out / "exp", src_dir, out, check=False)
+    assert r.returncode == 1 and "outside" in r.stderr
+    r = cli("transform-voice", "--method", "vtln", "--exp-dir", tmp_path / "e", src_dir, out, check=False)
+    assert r.returncode == 1 and "--target-data" in r.stderr
+
+
+def test_steps_script_nj2_equals_single_process(src_dir, tmp_path, repo_root):
+    out1, exp1 = tmp_path / "one", tmp_path / "exp1"
+    cli("transform-voice", "--method", "voicemask", "--seed", "3", "--exp-dir", exp1, src_dir, out1)
+    out2, exp2 = tmp_path / "two", tmp_path / "exp2"
+    env = dict(os.environ, OMP_NUM_THREADS="1",
+               PATH=f"{repo_root / 'utils'}:{repo_root / 'steps'}:{Path(sys.executable).parent}:{os.environ['PATH']}")
+    r = subprocess.run(["steps/transform_voice.sh", "--nj", "2", "--method", "voicemask", "--seed", "3",
+                        str(src_dir), str(exp2), str(out2)], cwd=repo_root, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert (exp2 / "log" / "transform.1.log").is_file() and (exp2 / "log" / "transform.2.log").is_file()
+    check_output_corpus(src_dir, out2, exp2)
+    for u in DataDir.read(src_dir).utts:
+        assert filecmp.cmp(out1 / "wav" / f"{u}.wav", out2 / "wav" / f"{u}.wav", shallow=False), u
+    p1 = json.loads((exp1 / "secrets" / "voice_plan.json").read_text())
+    p2 = json.loads((exp2 / "secrets" / "voice_plan.json").read_text())
+    assert p1["utt"] == p2["utt"]
+
+
+def test_resume_after_kill_gives_identical_outputs(vctk_dir, tmp_path):
+    src = vctk_data_dir(vctk_dir, tmp_path / "src", ["p225", "p226", "p227", "p228"], 3)
+    n = len(DataDir.read(src).utts)
+    ref, exp_ref = tmp_path / "ref", tmp_path / "exp_ref"
+    cli("transform-voice", "--method", "voicemask", "--seed", "5", "--exp-dir", exp_ref, src, ref)
+
+    out, exp = tmp_path / "out", tmp_path / "exp"
+    args = [sys.executable, "-m", "pydeid", "transform-voice", "--method", "voicemask", "--seed", "5",
+            "--exp-dir", str(exp), str(src), str(out)]
+    proc = subprocess.Popen(args, env=dict(os.environ, OMP_NUM_THREADS="1"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    wav = out / "wav"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if wav.is_dir() and len(list(wav.glob("*.wav"))) >= 3:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    written = len(list(wav.glob("*.wav")))
+    assert 3 <= written < n, f"kill came too late to test resuming ({written}/{n} written)"
+    assert not (out / "wav.scp").exists()                       # no data dir before the conversion is complete
+    before = {p.name: p.stat().st_mtime_ns for p in wav.glob("*.wav")}
+
+    r = cli("transform-voice", "--method", "voicemask", "--seed", "5", "--exp-dir", exp, "--resume", src, out)
+    assert f"skipped {written}" in r.stderr
+    for name, mtime in before.items():                           # finished files were not redone
+        assert (wav / name).stat().st_mtime_ns == mtime
+    check_output_corpus(src, out, exp)
+    assert not list(wav.glob(".*.tmp"))
+    for u in DataDir.read(src).utts:
+        assert filecmp.cmp(ref / "wav" / f"{u}.wav", wav / f"{u}.wav", shallow=False), u
