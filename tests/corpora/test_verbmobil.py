@@ -253,3 +253,34 @@ def test_run_sh_data_stage(repo_root, corpus, tmp_path):
     assert (rec / "data" / "test_trial" / "trials").read_text().strip()
     text = read_kaldi_map(rec / "data" / "train" / "text")
     assert not any("<" in t for t in text.values())   # the recipe default drops markers
+
+
+def test_clarin_layout_with_user_tables(tmp_path):
+    """Layout B carries no volume in its paths: a dialogue->volume table makes the CD rules apply; genders from
+    a VM1 AufDat table (fields 15/16, 24/25), native language from a user table."""
+    from verbmobil_fixture import _par, _wav
+    root = tmp_path / "clarin"
+    for i, (tid, spk, words) in enumerate((("q012axc0_000_AAA", "AAA", "monday then"),
+                                           ("q012axc1_001_BBB", "BBB", "monday is fine"),
+                                           ("e808axc0_000_CCC", "CCC", "see you"))):
+        _par(root / tid[:5] / f"{tid}.par", spk, words.split())
+        _wav(root / tid[:5] / f"{tid}.wav", 50 + i)
+    fields = ["."] * 25
+    fields[0], fields[14], fields[15], fields[23], fields[24] = "q012a", "AAA", "m", "BBB", "w"
+    (root / "AufDat.txt").write_text("\t".join(fields) + "\n")
+    vols = tmp_path / "dialogue2volume"
+    vols.write_text("q012a VM6.1\ne808a 23\n")
+    native = tmp_path / "native"
+    native.write_text("AAA de\nBBB en\n")
+    res = prepare_verbmobil([root], tmp_path / "out", PrepOptions(dialogue_volumes=vols, native_table=native))
+    assert res.dialogue2set == {"q012a": "test", "e808a": "train"}
+    test = DataDir.read(tmp_path / "out" / "test")
+    assert test.spk2gender == {"AAAVMX": "m", "BBBVMX": "f"}
+    assert read_kaldi_map(tmp_path / "out" / "test" / "spk2subset") == {"AAAVMX": "DE DE+", "BBBVMX": "EN EN-"}
+    # CCC has no gender anywhere: the train set gets no partial gender table, and the report says so
+    assert DataDir.read(tmp_path / "out" / "train").spk2gender is None
+    assert "without a known gender" in (tmp_path / "out" / "local" / "verbmobil" / "report.txt").read_text()
+    # without the table the CD rules cannot apply, and the report names the dialogues
+    res = prepare_verbmobil([root], tmp_path / "out2")
+    assert set(res.dialogue2set.values()) == {"train"}
+    assert "dialogues without a volume" in (tmp_path / "out2" / "local" / "verbmobil" / "report.txt").read_text()

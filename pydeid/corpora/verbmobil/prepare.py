@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -286,6 +287,8 @@ def _write_sets(turns, d2set, spk_info, opts, out_dir, notes, counts) -> dict[st
                       key=lambda t: kaldi_sort_key(t.utt))
         if not kept:
             notes.append(f"set {name} is empty: not written")
+            if (out_dir / name / "wav.scp").exists():  # stale output of an earlier run
+                shutil.rmtree(out_dir / name)
             continue
         d = DataDir(utt2dur={})
         segmented = any(t.reco for t in kept)
