@@ -95,8 +95,9 @@ def report_failures(prog: str, spec: JobSpec, results: list[tuple[int, int, str]
     failed = [(task, rc, log) for task, rc, log in results if rc != 0]
     if not failed:
         return 0
-    for task, rc, log in failed:
-        print(f"{prog}: task {task} failed (code {rc}), log is in {log}", file=sys.stderr)
+    if spec.array:
+        for task, rc, log in failed:
+            print(f"{prog}: task {task} failed (code {rc}), log is in {log}", file=sys.stderr)
     if len(results) == 1:
         print(f"{prog}: job failed, log is in {failed[0][2]}", file=sys.stderr)
     else:
@@ -116,7 +117,10 @@ def _log_tail(log: str, n: int = 5) -> list[str]:
             lines = [l.rstrip("\n") for l in f]
     except OSError:
         return []
-    body = [l for l in lines[3:] if not l.startswith(("# Accounting:", "# Ended", "# Finished at", "# Running on"))]
+    header = 0
+    while header < len(lines) and lines[header].startswith("#") and header < 4:
+        header += 1  # "# <command>", "# Started at", "# Running on", "#"
+    body = [l for l in lines[header:] if not l.startswith(("# Accounting:", "# Ended (code", "# Finished at"))]
     return body[-n:]
 
 

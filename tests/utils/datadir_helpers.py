@@ -1,12 +1,11 @@
-"""Small data dirs for the utils tests: real VCTK audio (read in place) and tiny synthetic ones."""
+"""Helpers for the utils/cluster tests: the path.sh environment, small data dirs (real VCTK audio read in place,
+or tiny synthetic ones)."""
 
 from __future__ import annotations
 
 import csv
 import os
 from pathlib import Path
-
-import pytest
 
 from pydeid.io import CtmEntry, DataDir, Sentence, write_conll, write_ctm
 
@@ -52,11 +51,6 @@ def build_vctk_dir(vctk: Path, out: Path, max_per_spk: int = 4) -> Path:
     write_ctm(out / "words.ctm", ctm)
     write_conll(out / "tags.conll", conll)
     return out
-
-
-@pytest.fixture
-def vctk_data(vctk_dir, tmp_path) -> Path:
-    return build_vctk_dir(vctk_dir, tmp_path / "vctk")
 
 
 def build_synthetic_dir(out: Path, n_spk: int = 5, n_utt: int = 3, segments: bool = False, prefix: str = "s") -> Path:

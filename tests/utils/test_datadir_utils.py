@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import UTILS, build_synthetic_dir, utils_env
+from datadir_helpers import UTILS, build_synthetic_dir, utils_env
 from pydeid.io import DataDir, read_conll, read_ctm, read_kaldi_map, validate_data_dir
 
 

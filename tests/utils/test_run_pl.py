@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import UTILS, utils_env
+from datadir_helpers import UTILS, utils_env
 
 RUN = str(UTILS / "run.pl")
 
