@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import kaldiio  # noqa: F401  (part of the stack; wav.scp values here are plain paths read by soundfile)
+import kaldiio
 import numpy as np
 import pytest
 import soundfile as sf
@@ -43,12 +43,15 @@ def test_ids_genders_text(prepared, librispeech_mini_dir):
 
 def test_audio_paths_and_durations(prepared):
     d = DataDir.read(prepared)
+    scp = kaldiio.load_scp(str(prepared / "wav.scp"))  # Kaldi tools read the same wav.scp
     for utt, spec in d.wav_scp.items():
         assert os.path.isabs(spec) and spec.endswith(f"{utt}.flac")
         ref, sr = sf.read(spec, dtype="float32")
         assert sr == 16000
         wav = d.load_audio(utt)
         np.testing.assert_allclose(wav, ref, atol=1e-6)
+        rate, samples = scp[utt]
+        assert rate == 16000 and len(samples) == len(ref)
         assert abs(d.utt2dur[utt] - len(ref) / sr) < 1e-3
 
 

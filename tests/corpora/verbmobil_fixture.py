@@ -42,7 +42,7 @@ def _wav(path: Path, seed: int, sr: int = 16000, fmt: str = "WAV") -> None:
 SPLIT_DIALOGUES = [
     ("VM6.1", "q012a", [("xc0", "000", "AAA", "we could meet monday"), ("xc1", "001", "BBB", "monday is fine")], "wav"),
     ("VM6.1", "q015a", [("xc0", "000", "HCF", "how about friday"), ("xc1", "001", "DDD", "friday suits me")], "wav"),
-    ("VM6.1", "q007n", [("xc0", "000", "MAS", "good morning"), ("xc1", "001", "EEE", "good morning to you")], "wav"),
+    ("VM6.1", "q007n", [("xc0", "000", "MAS", "good morning"), ("xc1", "001", "EEE", "morning to you")], "wav"),
     ("VM6.1", "q030a", [("xc0", "000", "CAC", "let us say ten"), ("xc1", "001", "PPP", "ten is good")], "phondat"),
     ("VM23.1", "e101a", [("xc0", "000", "CAC", "see you then"), ("xc1", "001", "FFF", "bye then")], "wav"),
     ("VM23.1", "e102a", [("xc0", "000", "AAA", "the third works"), ("xc1", "001", "GGG", "the third it is")], "wav"),
@@ -133,8 +133,7 @@ def build_fixture(root: str | Path) -> Path:
             elif kind == "nist":
                 _wav(vol / "data" / dlg / f"{tid}.nis", seed, fmt="NIST")
             elif kind == "phondat":
-                path = vol / "data" / dlg / f"{dlg[:4]}{ch[1]}.a16"   # 8.3-style name: not a turn id
-                path = vol / "data" / dlg / f"{tid}.a16"
+                path = vol / "data" / dlg / f"{tid}.a16"   # real VM1 CDs use 8.3 names (not mapped, reported)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 pcm = (np.clip(_audio(seed), -1, 1) * 32767).astype("<i2")
                 path.write_bytes(b"\0" * 512 + pcm.tobytes())
