@@ -10,6 +10,8 @@ def add_arguments(p):
     p.add_argument("--extra-dict", default=None, help="pocketsphinx: extra pronunciations 'word PH ON ES' per line")
     p.add_argument("--no-g2p", action="store_true", help="pocketsphinx: fail words missing from the dictionary "
                    "instead of predicting a pronunciation (they are aligned as [SPEECH] and counted)")
+    p.add_argument("--resume", action="store_true",
+                   help="do nothing when <ali-dir>/report.json is newer than the data's text and wav.scp")
     p.add_argument("data", help="data dir (wav.scp, text, ...)")
     p.add_argument("model", help="pocketsphinx: 'en-us' (the model in the wheel) or a dir with mdef + dict; "
                    "ctc: ESPnet exp dir holding config.yaml and the .pth")
@@ -17,7 +19,14 @@ def add_arguments(p):
 
 
 def run(args):
+    from pathlib import Path
+
     from pydeid.align.pipeline import align_data_dir
+    rep_file = Path(args.ali_dir) / "report.json"
+    if args.resume and rep_file.exists() and all(
+            rep_file.stat().st_mtime > (Path(args.data) / f).stat().st_mtime for f in ("text", "wav.scp")):
+        print(f"{args.ali_dir}: up to date (--resume), skipped")
+        return 0
     rep = align_data_dir(args.data, args.ali_dir, backend=args.backend, model=args.model,
                          model_file=args.model_file, extra_dict=args.extra_dict, use_g2p=not args.no_g2p)
     c = rep["counts"]

@@ -11,6 +11,8 @@ def _bool(s):
 def add_arguments(p):
     p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
     p.add_argument("--pad", type=float, default=0.05, help="seconds added before and after each entity")
+    p.add_argument("--absorb-gaps", type=_bool, default=True,
+                   help="extend each mask over the pauses separating it from the neighbouring words")
     p.add_argument("--fill", default="silence", choices=["silence", "noise"])
     p.add_argument("--noise-dbfs", type=float, default=-70.0, help="RMS level of --fill noise")
     p.add_argument("--ramp", type=float, default=0.005, help="fade (s) applied just outside each interval")
@@ -19,6 +21,9 @@ def add_arguments(p):
     p.add_argument("--mask-token", default="<mask>", help="for --text-mode replace; '{tag}' -> entity type")
     p.add_argument("--strict", type=_bool, default=True,
                    help="any difference between CTM and tag words is an error (false: only at tagged words)")
+    p.add_argument("--on-untimed", default="error", choices=["error", "drop"],
+                   help="utterance whose hidden words have no usable CTM entry (e.g. the aligner failed): "
+                        "stop, or leave it out of the output (counted)")
     p.add_argument("--wav-dir", default=None, help="where masked wavs go (default <out>/wav)")
     p.add_argument("--overwrite", type=_bool, default=False, help="redo utterances already written")
     p.add_argument("--report", default=None, help="write a JSON summary here (keep it outside the corpus)")
@@ -36,11 +41,11 @@ def run(args):
 
     opts = MaskOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, fill=args.fill,
                        noise_dbfs=args.noise_dbfs, ramp=args.ramp, seed=args.seed, text_mode=args.text_mode,
-                       mask_token=args.mask_token, strict=args.strict)
+                       mask_token=args.mask_token, strict=args.strict, absorb_gaps=args.absorb_gaps, on_untimed=args.on_untimed)
     rep = mask_data_dir(args.data, args.tags_file, args.ctm, args.out, opts, wav_dir=args.wav_dir,
                         overwrite=args.overwrite)
     if args.report:
         atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
     print(f"{args.out}: {rep['utterances']} utterances, {rep['entities']} entities masked {rep['by_type']}, "
-          f"{rep['masked_seconds']:.2f} s hidden ({rep['written']} written, {rep['resumed']} resumed)")
+          f"{rep['masked_seconds']:.2f} s hidden ({rep['written']} written, {rep['resumed']} resumed, {rep['dropped']} dropped as untimed)")
     return 0

@@ -1,8 +1,9 @@
 """The secure voice builder's core: which time intervals to hide, and hiding them in a waveform.
 
 An entity (a BIO span of hidden tags) is masked from the start of its first word to the end of its last word,
-widened by `pad` seconds on each side, clamped to the utterance. The padding is the only part of a mask that may
-cover untagged neighbours. Overlapping or touching intervals are merged.
+optionally extended over the pauses around it (up to the neighbouring words' boundaries), widened by `pad`
+seconds on each side, clamped to the utterance. The padding is the only part of a mask that may cover untagged
+neighbours. Overlapping or touching intervals are merged.
 """
 
 from __future__ import annotations
@@ -42,9 +43,13 @@ def merge_intervals(iv: list[tuple[float, float]], gap: float = 0.0) -> list[tup
 
 
 def entity_times(utt: str, sent: Sentence, words: list[CtmEntry], tagset: set[str],
-                 strict: bool = True) -> list[tuple[float, float, str, list[int]]]:
+                 strict: bool = True, absorb_gaps: bool = False) -> list[tuple[float, float, str, list[int]]]:
     """(start, end, type, token indices) of each hidden entity, from the CTM words paired with the tag tokens.
 
+    absorb_gaps: extend each entity over the untimed gap (pause) that separates it from the neighbouring CTM
+    words, up to their boundaries (to 0 / to the end of the utterance, float('inf'), at the edges). An
+    aligner that misplaces a boundary usually does so by putting a pause on the wrong side of the word; the
+    pause carries nothing to keep, so covering it is free.
     Raises MatchError when a tagged token has no timed word (missing CTM entry) or when the CTM does not
     follow the tagged sentence.
     """
@@ -60,7 +65,14 @@ def entity_times(utt: str, sent: Sentence, words: list[CtmEntry], tagset: set[st
         js = [j for i in range(s, e) for j in pairs[i]]
         if not js:  # only punctuation inside the span: nothing spoken
             continue
-        out.append((min(words[j].start for j in js), max(words[j].end for j in js), t, list(range(s, e))))
+        start, end = min(words[j].start for j in js), max(words[j].end for j in js)
+        if absorb_gaps:
+            j0, j1 = min(js), max(js)
+            prev_end = max((w.end for w in words[:j0]), default=0.0)
+            next_start = min((w.start for w in words[j1 + 1:]), default=float("inf"))
+            start = min(start, max(prev_end, 0.0)) if prev_end <= start else start
+            end = max(end, next_start) if next_start >= end else end
+        out.append((start, end, t, list(range(s, e))))
     return out
 
 

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydeid.io import (DataDir, FormatError, Sentence, atomic_write_text, ctm_by_utt, read_audio, read_conll,
+from pydeid.io import (DataDir, FormatError, Sentence, atomic_write_text, audio_duration, ctm_by_utt, read_audio, read_conll,
                        read_ctm, write_audio)
 
 from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
@@ -39,6 +39,8 @@ class MaskOptions:
     text_mode: str = "remove"    # or "replace"
     mask_token: str = "<mask>"
     strict: bool = True          # any CTM/tag word difference is an error (not only at tagged words)
+    absorb_gaps: bool = True     # extend masks over the pauses next to an entity (see core.entity_times)
+    on_untimed: str = "error"    # an utterance whose hidden words cannot be timed: "error" or "drop" it
 
 
 def load_tags(path: str | Path) -> dict[str, Sentence]:
@@ -68,15 +70,23 @@ def plan_masks(d: DataDir, tags: dict[str, Sentence], words: dict, tagset: set[s
     """Per utterance: hidden entity times (unpadded) and the masked text. Raises FormatError naming the file
     and the utterance on missing tags, untimed tagged words or mismatching words."""
     plan: dict[str, dict] = {}
+    if opts.on_untimed not in ("error", "drop"):
+        raise ValueError(f"on_untimed must be 'error' or 'drop', got '{opts.on_untimed}'")
     for utt in d.utts:
         if utt not in tags:
             raise FormatError(tags_path, None, f"utterance '{utt}' of {d.path} has no sentence (# id = {utt})")
         sent = tags[utt]
         try:
-            ents = entity_times(utt, sent, words.get(utt, []), tagset, strict=opts.strict)
+            ents = entity_times(utt, sent, words.get(utt, []), tagset, strict=opts.strict,
+                                absorb_gaps=opts.absorb_gaps)
             toks = d.text.get(utt, "").split()
             spans = text_spans(utt, sent, tagset, toks)
         except MatchError as e:
+            if opts.on_untimed == "drop":
+                # safe fallback: an utterance whose sensitive words cannot be located leaves the corpus
+                log.warning("dropping %s", e)
+                plan[utt] = {"dropped": str(e)}
+                continue
             raise FormatError(ctm_path, None, f"{e} (tags: {tags_path})") from None
         plan[utt] = {"entities": ents,
                      "text": " ".join(mask_text_tokens(toks, spans, opts.text_mode, opts.mask_token))}
@@ -98,7 +108,7 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
 
     wav_dir = Path(wav_dir) if wav_dir else out / "wav"
     wav_dir.mkdir(parents=True, exist_ok=True)
-    config = {"tagset": sorted(tagset), "pad": opts.pad, "fill": opts.fill, "noise_dbfs": opts.noise_dbfs,
+    config = {"tagset": sorted(tagset), "pad": opts.pad, "absorb_gaps": opts.absorb_gaps, "fill": opts.fill, "noise_dbfs": opts.noise_dbfs,
               "ramp": opts.ramp, "seed": opts.seed, "tags_sha": _sha(tags_path), "ctm_sha": _sha(ctm_path)}
     cfg_file = wav_dir / "mask_config.json"
     if cfg_file.exists() and not overwrite:
@@ -110,7 +120,9 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
 
     stats: Counter = Counter()
     wav_scp: dict[str, str] = {}
-    for utt in _progress(d.utts, len(d.utts), "mask"):
+    keep = [u for u in d.utts if "dropped" not in plan[u]]
+    stats["dropped"] = len(d.utts) - len(keep)
+    for utt in _progress(keep, len(keep), "mask"):
         ents = plan[utt]["entities"]
         stats["utterances"] += 1
         stats["entities"] += len(ents)
@@ -119,6 +131,8 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         wav_scp[utt] = str(dst)
         if dst.exists() and not overwrite:
             stats["resumed"] += 1
+            iv = mask_intervals(ents, opts.pad, audio_duration(str(dst)))
+            stats["masked_seconds_x1000"] += int(round(1000 * sum(b - a for a, b in iv)))
             continue
         spec, start, end = d.audio_spec(utt)
         wav, sr = read_audio(spec, sr=None, start=start, end=end)
@@ -132,14 +146,18 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         write_audio(dst, masked, sr)
         stats["written"] += 1
     # tables last: the output dir becomes a valid data dir only when every audio file exists
-    od = DataDir(wav_scp=wav_scp, text={u: plan[u]["text"] for u in d.utts}, utt2spk=dict(d.utt2spk),
-                 utt2gender=d.utt2gender, spk2gender=d.spk2gender, utt2dur=d.utt2dur)
+    if not keep:
+        raise FormatError(ctm_path, None, "no utterance left to write (every one was dropped)")
+    sub = d.subset(keep)
+    od = DataDir(wav_scp=wav_scp, text={u: plan[u]["text"] for u in keep}, utt2spk=sub.utt2spk,
+                 utt2gender=sub.utt2gender, spk2gender=sub.spk2gender, utt2dur=sub.utt2dur)
     od.write(out)
     report = {"utterances": stats["utterances"], "entities": stats["entities"],
               "by_type": {k[9:]: v for k, v in sorted(stats.items()) if k.startswith("entities_")},
               "masked_seconds": stats["masked_seconds_x1000"] / 1000, "written": stats["written"],
-              "resumed": stats["resumed"], "config": config}
-    log.info("%s: %d utterances, %d entities masked (%s), %.2f s of audio hidden, %d written, %d resumed",
-             out, report["utterances"], report["entities"], report["by_type"], report["masked_seconds"],
-             report["written"], report["resumed"])
+              "resumed": stats["resumed"], "dropped": stats["dropped"],
+              "dropped_utterances": sorted(u for u in d.utts if "dropped" in plan[u]), "config": config}
+    log.info("%s: %d utterances, %d entities masked (%s), %.2f s of audio hidden, %d written, %d resumed, "
+             "%d dropped (untimed)", out, report["utterances"], report["entities"], report["by_type"],
+             report["masked_seconds"], report["written"], report["resumed"], report["dropped"])
     return report

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The secure voice builder (seed 004 A.7): silence the tagged words in the audio of a data dir (original or
+# converted voices) and remove them from its text (or replace them with a mask token) -> a new data dir.
+#
+# Usage: steps/mask_words.sh [options] <in-data> <tags.conll> <word-ctm> <exp-dir> <out-data>
+#   <tags.conll>   BIO tags, one sentence per utterance ("# id = <utt>"), e.g. <in-data>/tags.conll
+#   <word-ctm>     utterance-relative word times, e.g. <ali-dir>/wrd_ali/ctm (steps/align.sh) or a gold CTM
+#   --tags PER,LOC,ORG,DATE,TIME,NUM   entity types to hide
+#   --pad 0.05          seconds added on both sides of each entity
+#   --absorb-gaps true  extend each mask over the pauses up to the neighbouring words
+#   --fill silence      silence | noise (white noise at --noise-dbfs RMS, seeded per utterance by --seed)
+#   --noise-dbfs -70
+#   --seed 0
+#   --text-mode remove  remove | replace (by --mask-token, "{tag}" -> entity type)
+#   --mask-token "<mask>"
+#   --on-untimed error  error | drop: an utterance whose tagged words have no CTM entry (failed alignment)
+#   --nj 1 --cmd "$train_cmd"
+# Output: <out-data> with wav.scp -> <out-data>/wav/<utt>.wav (new audio only), masked text, utt2spk, genders;
+# no tags.conll / words.ctm (they hold the original words). Logs and report.json in <exp-dir>.
+# Resumable: a rerun with the same inputs and options only writes the missing wavs.
+set -euo pipefail
+
+nj=1
+cmd=${train_cmd:-run.pl}
+tags=PER,LOC,ORG,DATE,TIME,NUM
+pad=0.05
+absorb_gaps=true
+fill=silence
+noise_dbfs=-70
+seed=0
+text_mode=remove
+mask_token="<mask>"
+on_untimed=error
+help_message="Usage: $0 [options] <in-data> <tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"
+. utils/parse_options.sh
+
+if [ $# -ne 5 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+data=$1
+tags_file=$2
+ctm=$3
+dir=$4
+out=$5
+
+pydeid validate-data-dir "$data" >/dev/null
+for f in "$tags_file" "$ctm"; do
+  [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
+done
+opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --fill "$fill" --noise-dbfs "$noise_dbfs"
+      --seed "$seed" --text-mode "$text_mode" --mask-token "$mask_token" --on-untimed "$on_untimed"
+      --wav-dir "$out/wav")
+mkdir -p "$dir/log"
+
+nspk=$(wc -l <"$data/spk2utt")
+[ "$nj" -gt "$nspk" ] && nj=$nspk
+if [ "$nj" -gt 1 ]; then
+  sdata=$data/split$nj
+  [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
+  # each job writes its wavs into <out-data>/wav; the final pass below finds them and writes the tables
+  # $cmd hands its command to a shell: quote the option values ("<mask>" would be a redirection)
+  qopts=()
+  for o in "${opts[@]}"; do qopts+=("$(printf '%q' "$o")"); done
+  $cmd JOB=1:$nj "$dir/log/mask.JOB.log" \
+    pydeid mask-words "${qopts[@]}" "$sdata/JOB" "$tags_file" "$ctm" "$dir/parts/JOB" || {
+      echo "$0: masking failed, see $dir/log/mask.*.log" >&2; exit 1; }
+  rm -rf "$dir/parts"
+fi
+pydeid mask-words "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" "$ctm" "$out" \
+  >"$dir/log/mask.log" 2>&1 || {
+    echo "$0: masking failed, see $dir/log/mask.log" >&2; tail -n 3 "$dir/log/mask.log" >&2; exit 1; }
+pydeid validate-data-dir "$out" >/dev/null
+tail -n 1 "$dir/log/mask.log"
