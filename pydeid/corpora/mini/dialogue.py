@@ -84,6 +84,7 @@ class Context:
     fair: str
     city: list[str]
     date: list[str] = field(default_factory=list)   # last proposed date (words)
+    date_prep: str | None = None
     time: list[str] = field(default_factory=list)
     phone: list[str] = field(default_factory=list)
     speaker: str = "A"
@@ -94,35 +95,49 @@ class Context:
 
 
 # ---------------------------------------------------------------------------------------------- entity makers
-def make_date(rng: random.Random) -> list[str]:
+def make_date(rng: random.Random) -> tuple[list[str], str | None]:
+    """A date expression and the preposition that introduces it ("on" Tuesday, "in" March, - next week)."""
     m = rng.choice(MONTHS)
-    d = rng.randint(1, 28)
+    d = rng.randint(1, 31 if m not in ("February", "April", "June", "September", "November") else 28)
     wd = rng.choice(WEEKDAYS[:5] if rng.random() < 0.9 else WEEKDAYS)
     y = rng.randint(1990, 2030)
     forms = [
-        lambda: [wd],
-        lambda: [wd, "the"] + ordinal(d),
-        lambda: [wd, "the"] + ordinal(d),
-        lambda: ["the"] + ordinal(d),
-        lambda: ["the"] + ordinal(d) + ["of", m],
-        lambda: [m, "the"] + ordinal(d),
-        lambda: [m] + ordinal(d),
-        lambda: [m],
-        lambda: [m, "of"] + short_year(y),
-        lambda: [m] + year(y),
-        lambda: ["next", wd],
-        lambda: ["next", "week"],
-        lambda: ["this", wd],
-        lambda: ["the", "first", "week", "of", m],
-        lambda: ["the", "end", "of", m],
-        lambda: ["the", "beginning", "of", m],
-        lambda: ["tomorrow"],
-        lambda: ["the", "day", "after", "tomorrow"],
-        lambda: [wd, "the"] + ordinal(d) + ["of", m],
-        lambda: ["the", "weekend"],
-        lambda: ["the", "middle", "of", m],
+        lambda: ([wd], "on"),
+        lambda: ([wd, "the"] + ordinal(d), "on"),
+        lambda: ([wd, "the"] + ordinal(d), "on"),
+        lambda: (["the"] + ordinal(d), "on"),
+        lambda: (["the"] + ordinal(d) + ["of", m], "on"),
+        lambda: ([m, "the"] + ordinal(d), "on"),
+        lambda: ([m] + ordinal(d), "on"),
+        lambda: ([m], "in"),
+        lambda: ([m, "of"] + short_year(rng.randint(1990, 1999)), "in"),
+        lambda: ([m] + year(y), "in"),
+        lambda: (["next", wd], None),
+        lambda: (["next", "week"], None),
+        lambda: (["this", wd], None),
+        lambda: (["the", "first", "week", "of", m], "in"),
+        lambda: (["the", "second", "week", "of", m], "in"),
+        lambda: (["the", "end", "of", m], "at"),
+        lambda: (["the", "beginning", "of", m], "at"),
+        lambda: (["tomorrow"], None),
+        lambda: (["the", "day", "after", "tomorrow"], None),
+        lambda: ([wd, "the"] + ordinal(d) + ["of", m], "on"),
+        lambda: (["the", "weekend"], "at"),
+        lambda: (["the", "middle", "of", m], "in"),
+        lambda: (["the", "week", "after", "next"], None),
+        lambda: ([wd, "morning"], "on"),
+        lambda: ([wd, "afternoon"], "on"),
+        lambda: (["the", "next", "day"], None),
+        lambda: (["one", "weekend", "in", m], None),
     ]
     return rng.choice(forms)()
+
+
+def make_past_date(rng: random.Random) -> list[str]:
+    m = rng.choice(MONTHS)
+    return rng.choice([["last", "week"], ["last", "year"], ["last", m], ["yesterday"], ["last", "month"],
+                       ["two", "weeks", "ago"], ["last", rng.choice(WEEKDAYS)], [m] + year(rng.randint(1990, 2025)),
+                       ["the", "year", "before", "last"], ["a", "few", "days", "ago"]])
 
 
 def make_time(rng: random.Random) -> list[str]:
@@ -154,10 +169,24 @@ def make_ext(rng: random.Random) -> list[str]:
     return digits("".join(str(rng.randint(0, 9)) for _ in range(rng.randint(2, 4))))
 
 
+# Names that are also common words, months, days or places: the tagger has to read the context.
+AMBIG_FIRST = {"m": ["Frank", "Will", "Mark", "Bill", "Jack", "Austin", "Lincoln", "Jordan", "Chester", "Sonny"],
+               "f": ["May", "April", "June", "Rose", "Grace", "Hope", "Joy", "Florence", "Sydney", "Victoria",
+                     "Summer", "Dawn", "Georgia", "Paris"]}
+AMBIG_LAST = ["Long", "White", "Young", "Green", "Brown", "King", "Rich", "Short", "Baker", "Bird", "Fox", "Hall",
+              "Little", "March", "May", "Friday", "Day", "Sunday", "London", "Berlin", "Winter", "Summers",
+              "Church", "Best", "Price", "Mills", "Banks", "Frank"]
+
+
 def make_person(rng: random.Random, pools: Pools, gender: str | None = None) -> Person:
     g = gender or rng.choice("mf")
     first = rng.choice(pools.first_m if g == "m" else pools.first_f)
-    return Person(first, rng.choice(pools.last), g)
+    last = rng.choice(pools.last)
+    if rng.random() < 0.08:
+        first = rng.choice(AMBIG_FIRST[g])
+    if rng.random() < 0.08:
+        last = rng.choice(AMBIG_LAST)
+    return Person(first, last, g)
 
 
 # ---------------------------------------------------------------------------------------------- slots
@@ -173,6 +202,8 @@ def _slot(name: str, ctx: Context) -> list[tuple[list[str], str | None]]:
         return E([me.first, me.last], "PER")
     if name == "me_last":
         return E([me.last], "PER")
+    if name == "hotel":         # hotels named after people or places: an ORG
+        return E([rng.choice(pools.last + [c[0] for c in pools.cities[:50]])], "ORG")
     if name == "me_first":
         return E([me.first], "PER")
     if name == "me_title":
@@ -193,6 +224,9 @@ def _slot(name: str, ctx: Context) -> list[tuple[list[str], str | None]]:
     if name == "your_company":
         return E(ctx.company[ctx.other], "ORG")
     if name == "company":
+        if rng.random() < 0.1:  # a company named after a place: the city word is part of the ORG
+            return E(rng.choice(pools.cities)[:1] + [rng.choice(["Consulting", "Trading", "Airlines", "Bank",
+                                                                   "Insurance", "Logistics"])], "ORG")
         return E(rng.choice(pools.companies), "ORG")
     if name == "fair":
         return E([ctx.fair], "ORG")
@@ -204,15 +238,23 @@ def _slot(name: str, ctx: Context) -> list[tuple[list[str], str | None]]:
         return E(rng.choice(pools.cities), "LOC")
     if name == "country":
         return E([rng.choice(pools.countries)], "LOC")
-    if name == "date":        # a new proposal
-        ctx.date = make_date(rng)
-        return E(ctx.date, "DATE")
-    if name == "date_echo":   # the partner's last proposal (or a new one)
+    if name in ("date", "on_date"):              # a new proposal
+        ctx.date, ctx.date_prep = make_date(rng)
+        return _with_prep(ctx.date, ctx.date_prep if name == "on_date" else None, "DATE")
+    if name in ("date_echo", "on_date_echo"):    # the partner's last proposal (or a new one)
         if not ctx.date:
-            ctx.date = make_date(rng)
-        return E(ctx.date, "DATE")
-    if name == "date_other":  # a date that is not the proposal (a clash, a past event)
-        return E(make_date(rng), "DATE")
+            ctx.date, ctx.date_prep = make_date(rng)
+        return _with_prep(ctx.date, ctx.date_prep if name == "on_date_echo" else None, "DATE")
+    if name in ("date_other", "on_date_other"):  # a date that is not the proposal (a clash)
+        words, prep = make_date(rng)
+        return _with_prep(words, prep if name == "on_date_other" else None, "DATE")
+    if name == "past_date":
+        return E(make_past_date(rng), "DATE")
+    if name == "that_day":                       # anaphoric dates are dates too (seed 004, figure 3)
+        return E(rng.choice([["that", "day"], ["that", "week"], ["the", "same", "day"], ["that", "morning"]]),
+                 "DATE")
+    if name == "daypart":                        # a part of the day as the time of the meeting
+        return E(["the", rng.choice(["morning", "afternoon", "evening", "morning", "afternoon"])], "TIME")
     if name == "weekday":
         return E([rng.choice(WEEKDAYS[:5])], "DATE")
     if name == "month":
@@ -246,18 +288,21 @@ def _slot(name: str, ctx: Context) -> list[tuple[list[str], str | None]]:
         return [([rng.choice(HES)], None), ([","], None)] if rng.random() < 0.35 else []
     if name == "fill":        # an optional discourse marker at turn start
         return [([rng.choice(FILLER)], None), ([","], None)] if rng.random() < 0.4 else []
-    if name == "date_repair":  # "on Mon- uh on Tuesday": a restart with a hesitation
-        first = make_date(rng)
-        ctx.date = make_date(rng)
-        prep = rng.choice(["on", "for", "say"])
-        return [([prep], None), (first, "DATE"), ([rng.choice(HES)], None), ([",", prep], None),
-                (ctx.date, "DATE")]
+    if name == "date_repair":  # "on Monday uh, on Tuesday": a restart with a hesitation
+        first, p1 = make_date(rng)
+        ctx.date, ctx.date_prep = make_date(rng)
+        return (_with_prep(first, p1, "DATE") + [([rng.choice(HES + ["no", "sorry"])], None), ([","], None)]
+                + _with_prep(ctx.date, ctx.date_prep, "DATE"))
     if name == "time_repair":
         first = make_time(rng)
         ctx.time = make_time(rng)
         return [(["at"], None), (first, "TIME"), ([rng.choice(["uh", "no", "sorry", "um"])], None),
                 ([",", "at"], None), (ctx.time, "TIME")]
     raise KeyError(f"unknown slot {{{name}}}")
+
+
+def _with_prep(words: list[str], prep: str | None, label: str) -> list[tuple[list[str], str | None]]:
+    return ([([prep], None)] if prep else []) + [(list(words), label)]
 
 
 def render(template: str, ctx: Context) -> Turn:
@@ -301,7 +346,8 @@ def render(template: str, ctx: Context) -> Turn:
 
 
 # ---------------------------------------------------------------------------------------------- templates
-# Each stage lists alternative frames. Stages run in dialogue order; optional stages are skipped at random.
+# Each stage lists alternative frames. {date} is a bare date ("how about {date}"), {on_date} brings its own
+# preposition ("on Tuesday", "in March", "next week"). Stages run in dialogue order; some are skipped at random.
 OPENING_A = [
     "{fill} good morning , {me_title} speaking . I would like to make an appointment for the {fair} fair in {city} .",
     "good morning , this is {me_full} from {my_company} . {hes_c} I am calling about the {fair} fair in {city} .",
@@ -315,6 +361,10 @@ OPENING_A = [
     "yes hello , this is {me_title} of {my_company} . we are going to the {fair} fair in {city} as well , I think .",
     "good morning , {me_title} speaking . I am calling because of the meeting in {city} .",
     "hello {you_title} , {me_title} here . how are you ? we wanted to set up a date for {city} .",
+    "good morning . this is {me_full} , {my_company} . {hes_c} is this {you_title} ?",
+    "{me_title} from {my_company} . good morning . we met at the {any_fair} fair {past_date} .",
+    "hello , it is {me_title} again . {hes_c} about our trip to {city} , have you had a look at your calendar ?",
+    "good evening {you_title} , sorry to call so late . it is about the {fair} fair .",
 ]
 OPENING_B = [
     "good morning {you_title} . yes , {hes} I was expecting your call .",
@@ -327,6 +377,9 @@ OPENING_B = [
     "hi , {me_first} here . sure , let us find a date for {city} .",
     "good afternoon {you_title} . {hes} yes , we should really meet before the fair .",
     "{me_title} speaking . oh yes , {you_title} from {your_company} , hello .",
+    "yes , speaking . {hes_c} good morning , {you_title} .",
+    "ah , {you_title} , good to hear from you . {hes} I was just talking to {third} about you .",
+    "hello , yes , {hes} the {fair} . I may have some time , let me get my calendar .",
 ]
 PROPOSE = [
     "{fill} how about {date} ?",
@@ -334,47 +387,61 @@ PROPOSE = [
     "{hes_c} what about {date} , at {time} ?",
     "I would say {date} , or we can say {date_other} ?",
     "can we meet {date_repair} ?",
-    "I could come to {city} {date} .",
-    "let us make a date , {hes} {date} perhaps ?",
+    "I could come to {city} {on_date} .",
+    "let us make a date , {hes} {on_date} perhaps ?",
     "{fill} I think {date} would be best for me .",
     "may I suggest {date} ?",
-    "do you have any time {date} ?",
+    "do you have any time {on_date} ?",
     "is {date} possible for you ?",
-    "we could meet in {city} on {date} .",
-    "{hes} I am free {date} , in the afternoon .",
+    "we could meet in {city} {on_date} .",
+    "{hes} I am free {on_date} , in {daypart} .",
     "what about meeting in {any_city} instead , say {date} ?",
     "shall we say {date} at {time} ?",
     "how does {date} look for you ?",
-    "I have some time {date} and {date_other} .",
+    "I have some time {on_date} and {on_date_other} .",
     "one day in {month} , maybe ?",
     "the best would be {date} , if that is okay .",
+    "I am back from {country} {on_date_other} , so any day after that .",
+    "{fill} we could fly to {city} {on_date} and come back {on_date_other} .",
+    "my calendar is quite full , but {on_date} I could meet you .",
+    "what do you think about {date} ? or is that too late ?",
+    "I would propose {date} , in {daypart} .",
+    "{hes_c} we need {count} days , so let us say {on_date} ?",
+    "is there any chance to meet {on_date} ?",
 ]
 REJECT = [
-    "I am sorry , {date_echo} I do not have any time for it . I have another date .",
+    "I am sorry , {on_date_echo} I do not have any time for it . I have another date .",
     "{hes_c} {date_echo} is not good , I would say {date} ?",
-    "oh , that is difficult , I am in {any_city} {date_echo} .",
-    "no , {date_echo} I have a meeting with {third} from {company} .",
-    "I think it is not good , I would say {date} , on the {date_other} ?",
-    "{fill} I am afraid I am at the {any_fair} fair that week .",
-    "that may be a problem , we have a workshop {date_echo} .",
+    "oh , that is difficult , I am in {any_city} {on_date_echo} .",
+    "no , {on_date_echo} I have a meeting with {third} from {company} .",
+    "I think it is not good , I would say {date} , or {date_other} ?",
+    "{fill} I am afraid I am at the {any_fair} fair {that_day} .",
+    "that may be a problem , we have a workshop {on_date_echo} .",
     "hmm , {date_echo} is bad , but what about {date} ?",
     "unfortunately I am on holiday in {country} until {date_other} .",
     "{date_echo} , let me see , {hes} no , I am busy the whole day .",
-    "I cannot make it {date_echo} , sorry . maybe {date} ?",
+    "I cannot make it {on_date_echo} , sorry . maybe {on_date} ?",
     "just a second , I have to check my calendar . {hes} no , {date_echo} is already booked .",
-    "not {date_echo} , I have to fly to {any_city} .",
+    "not {on_date_echo} , I have to fly to {any_city} .",
+    "{hes} {that_day} our director {third} visits us from {any_city} .",
+    "oh no , that is the day of our board meeting at {my_company} .",
+    "I would rather not , {date_echo} is a holiday in {country} .",
+    "sorry , {on_date_echo} I am at a congress in {any_city} , and I get back {on_date_other} .",
 ]
 ACCEPT_DATE = [
-    "{fill} yes , {date_echo} is okay . let us make a date for that day .",
+    "{fill} yes , {date_echo} is okay . let us make a date for {that_day} .",
     "{date_echo} suits me fine .",
     "I think {date_echo} is okay .",
     "okay , {date_echo} . {hes_c} at what time ?",
     "yes , that is fine with me . {date_echo} then .",
     "good , {date_echo} it is . shall we say {time} ?",
     "perfect . I will put {date_echo} in my calendar .",
-    "yes , I have nothing on {date_echo} , so that works .",
-    "{hes} {date_echo} , yes , that could work . in the morning or in the afternoon ?",
-    "alright , so we meet {date_echo} in {city} .",
+    "yes , I have nothing {on_date_echo} , so that works .",
+    "{hes} {date_echo} , yes , that could work . in {daypart} ?",
+    "alright , so we meet {on_date_echo} in {city} .",
+    "{date_echo} ? {hes} yes , why not . I will tell {third} .",
+    "that is good for me too . let me write it down , {date_echo} .",
+    "yes , {date_echo} is great , the hotels in {city} are not so full then .",
 ]
 PROPOSE_TIME = [
     "{fill} shall we say {time} ?",
@@ -388,6 +455,11 @@ PROPOSE_TIME = [
     "would {time} be convenient ?",
     "what about {time} in the lobby of the hotel ?",
     "we could have lunch together , at {time} maybe .",
+    "the fair opens at {time_other} , so let us meet at {time} .",
+    "I am free from {time} until {time_other} .",
+    "any time after {time} is fine for me .",
+    "{fill} is {time} too late for you ?",
+    "let us start at {time} , it will take {count} hours .",
 ]
 ACCEPT_TIME = [
     "{time_echo} is fine .",
@@ -395,41 +467,53 @@ ACCEPT_TIME = [
     "{time_echo} , okay , that is perfect .",
     "that is a bit early , {hes} can we make it {time} ?",
     "I have another appointment until {time_other} , so {time} would be better .",
-    "okay , {time_echo} on {date_echo} .",
+    "okay , {time_echo} {on_date_echo} .",
     "fine , I will be there at {time_echo} .",
     "yes , {time_echo} suits me . {hes_c} and we need {count} hours , I think .",
     "{time_echo} ? yes , why not .",
+    "{time_echo} is a little late for me , my flight back is at {time_other} .",
+    "good , I will mark it in my calendar , {time_echo} .",
 ]
 PLACE = [
     "where shall we meet ? in your office in {city} ?",
     "we could meet at the hotel near the station in {city} .",
     "my office is in {any_city} , but I can come to {city} .",
     "{hes_c} let us meet at the {fair} fair , at the stand of {my_company} .",
-    "I will book a room at the {me_last} hotel in {city} .",
+    "I will book a room at the {hotel} hotel in {city} .",
     "we can use the meeting room of {my_company} , room {room} .",
     "shall we go by train or by plane ? {city} is far from {any_city} .",
-    "I will fly from {any_city} to {city} {date_other} .",
+    "I will fly from {any_city} to {city} {on_date_other} .",
     "the meeting could be in the new building of {my_company} in {city} .",
     "{fill} I know a nice restaurant in {city} , we could talk there .",
     "I will bring {third} from our sales department .",
     "we will be {count} people from {my_company} .",
-    "there is a congress in {any_city} , and I would think we get there by plane , one weekend in {month} ?",
+    "there is a congress in {any_city} , and I would think we get there by plane , {date_other} ?",
+    "our stand is in hall {room} , near the main entrance .",
+    "I will pick you up at the airport in {city} , if you like .",
+    "the train from {any_city} takes {count} hours , so I will come the evening before .",
+    "{third} from {company} will join us , I hope that is alright .",
 ]
 SMALLTALK = [
     "how was your trip to {any_city} , by the way ?",
     "{fill} is it still so cold in {city} ?",
-    "I was in {country} last {month} , it was wonderful .",
-    "did you see {third} at the {any_fair} fair last year ?",
-    "the weather was terrible in {any_city} last week .",
+    "I was in {country} {past_date} , it was wonderful .",
+    "did you see {third} at the {any_fair} fair {past_date} ?",
+    "the weather was terrible in {any_city} {past_date} .",
     "oh , and say hello to {third} from me .",
     "how is business at {your_company} ?",
     "I hear {company} is opening an office in {any_city} .",
     "I may be a little late , the trains are always full in {month} .",
     "my daughter lives in {any_city} now , so I go there quite often .",
     "{hes} the last fair was very good for us , we met {count} new customers .",
-    "we had {count} visitors from {country} last week .",
+    "we had {count} visitors from {country} {past_date} .",
     "I spent two weeks in {any_city} in {month} , but it rained a lot .",
     "to be honest , I prefer the fair in {any_city} .",
+    "{third} has left {company} , did you know ?",
+    "we moved our office to {any_city} {past_date} .",
+    "my wife is from {any_city} , so I know the city a little .",
+    "have you ever been to {country} ? the food is excellent .",
+    "I met {third} in {any_city} , she says hello .",
+    "{fill} we are very busy this year , {count} new projects .",
 ]
 CONTACT = [
     "my number is {phone} , extension {ext} .",
@@ -442,6 +526,10 @@ CONTACT = [
     "the number of the hotel is {phone} , room {room} .",
     "my mobile is {phone} , {hes} I am always on the road .",
     "call the office of {my_company} , {phone} , and ask for {me_title} .",
+    "do you have my new number ? it is {phone} .",
+    "our office in {any_city} has a new number , {phone} .",
+    "{hes_c} I am at extension {ext} until {time_other} .",
+    "the booking number is {phone} , just in case .",
 ]
 CONTACT_REPLY = [
     "{phone_echo} , okay , I wrote it down .",
@@ -451,15 +539,30 @@ CONTACT_REPLY = [
     "okay , and you can reach me at {phone} .",
     "one moment , {hes} {phone_echo} , right ?",
     "fine , I have your number .",
+    "just a second , I need a pen . yes , {phone_echo} .",
+    "thanks . my secretary is {third} , on extension {ext} , if I am not in .",
+]
+FILLER_TURNS = [
+    "yes .",
+    "{hes} , let me see .",
+    "okay .",
+    "just a second , please .",
+    "hmm , yes .",
+    "sorry , I did not catch that .",
+    "one moment , I have to look in my calendar .",
+    "right , right .",
+    "yes , yes , of course .",
 ]
 CLOSING_A = [
-    "so we meet {date_echo} at {time_echo} in {city} .",
-    "good , then I will see you {date_echo} , {you_title} .",
+    "so we meet {on_date_echo} at {time_echo} in {city} .",
+    "good , then I will see you {on_date_echo} , {you_title} .",
     "{fill} thank you very much , {you_title} . goodbye .",
     "perfect , I will send you a confirmation from {my_company} .",
     "so that is {date_echo} at {time_echo} . I will tell {third} .",
     "thank you , and see you in {city} . bye .",
     "okay , then {date_echo} in {city} . have a nice day .",
+    "I will send you the details by email . goodbye {you_first} .",
+    "so , to sum up , {date_echo} , {time_echo} , at the {fair} fair in {city} .",
 ]
 CLOSING_B = [
     "yes , okay .",
@@ -468,7 +571,8 @@ CLOSING_B = [
     "yes , {date_echo} at {time_echo} , I have written it down . goodbye .",
     "good , see you in {city} , {you_first} .",
     "thank you , and greetings to everybody at {your_company} .",
-    "yes , goodbye , and have a nice weekend .",
+    "yes , goodbye , and have a good trip .",
+    "thank you , {you_title} . I look forward to it .",
 ]
 
 # (stage name, templates for speaker A, templates for speaker B, probability that the stage happens)
@@ -476,6 +580,7 @@ FLOW = [
     ("open", OPENING_A, OPENING_B, 1.0),
     ("propose", PROPOSE, PROPOSE, 1.0),
     ("reject", REJECT, REJECT, 0.75),
+    ("filler", FILLER_TURNS, FILLER_TURNS, 0.15),
     ("accept", ACCEPT_DATE, ACCEPT_DATE, 1.0),
     ("time", PROPOSE_TIME, PROPOSE_TIME, 0.85),
     ("time_ok", ACCEPT_TIME, ACCEPT_TIME, 0.85),
@@ -517,6 +622,18 @@ def dialogue_templates(rng: random.Random, max_turns: int) -> list[tuple[str, st
     return out
 
 
+REPEATABLE = {"I", "we", "the", "so", "can", "it", "that", "is", "and", "my", "we", "you", "how", "what"}
+
+
 def generate_turn(template: str, role: str, ctx: Context) -> Turn:
     ctx.speaker = role
-    return render(template, ctx)
+    turn = render(template, ctx)
+    # spontaneous-speech repetitions ("I I think", "we we could") now and then
+    if ctx.rng.random() < 0.04:
+        for i, (words, lab) in enumerate(turn.segs):
+            if lab is None:
+                j = next((k for k, w in enumerate(words) if w in REPEATABLE), None)
+                if j is not None:
+                    turn.segs[i] = (words[:j + 1] + words[j:], None)
+                break
+    return turn

@@ -1,7 +1,8 @@
 """Synthetic speakers from espeak-ng voices: accent (language variant) x voice variant x pitch/range/rate.
 
 Each speaker keeps one set of parameters for all its utterances. Robotic, whispering and joke variants are
-left out. Genders follow the variant files (`gender male|female` in espeak-ng-data/voices/!v).
+left out, and so are caleb (whispered: voicing 0) and zac (a child's pitch). Genders follow the variant files
+(`gender male|female` in espeak-ng-data/voices/!v).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from .synth import Voice
 ACCENTS = ["en-us", "en", "en-gb-x-rp", "en-gb-scotland", "en-029", "en-gb-x-gbclan", "en-gb-x-gbcwmd",
            "en-us-nyc"]
 MALE_VARIANTS = ["m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "adam", "Alex", "Andy", "benjamin", "boris",
-                 "caleb", "david", "Denis", "ed", "edward", "Gene", "gustave", "Henrique", "Hugo", "ian", "iven",
+                 "david", "Denis", "ed", "edward", "Gene", "gustave", "Henrique", "Hugo", "ian", "iven",
                  "Jacky", "john", "Lee", "marcelo", "Marco", "Mario", "max", "Michael", "michel", "miguel", "Mike",
-                 "norbert", "paul", "pedro", "quincy", "Reed", "rob", "robert", "sandro", "travis", "victor", "zac"]
+                 "norbert", "paul", "pedro", "quincy", "Reed", "rob", "robert", "sandro", "travis", "victor"]
 FEMALE_VARIANTS = ["f1", "f2", "f3", "f4", "f5", "Alicia", "Andrea", "Annie", "anika", "aunty", "belinda", "linda",
                    "steph", "steph2", "steph3"]
 
