@@ -196,6 +196,10 @@ def main(argv: list[str], backend: Backend) -> int:
     except UsageError as e:
         print(e, file=sys.stderr)
         return 1
+    if spec.array and spec.start <= 0:
+        print(f"{prog}: invalid job range {spec.jobname}={spec.start}:{spec.end}, start must be strictly positive "
+              f"(a Grid Engine limitation Kaldi keeps for every scheduler)", file=sys.stderr)
+        return 1
     num_threads = spec.options.get("num_threads", "1")
     qdir, queue_log, script = queue_paths(spec.logfile, spec.jobname)
     qdir.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "utils"))
-from datadir_helpers import REPO, build_vctk_dir, utils_env  # noqa: E402
+from datadir_helpers import REPO, STAGE, UTT2DUR, build_vctk_dir, utils_env  # noqa: E402
 from slurm_localhost import LocalSlurm, install_packages, missing_programs  # noqa: E402
 
 
@@ -48,28 +48,6 @@ def slurm(tmp_path_factory):
         yield cluster
     finally:
         cluster.stop()
-
-
-STAGE = r"""#!/usr/bin/env bash
-# A recipe stage in the Kaldi convention: split the data dir, run one job per part through $cmd.
-set -euo pipefail
-nj=2
-cmd="slurm.pl --config conf/slurm.conf --mem 100M"
-. utils/parse_options.sh
-data=$1; dir=$2
-utils/split_data.sh $data $nj
-$cmd JOB=1:$nj $dir/log/validate.JOB.log pydeid validate-data-dir --check-audio $data/split$nj/JOB
-$cmd JOB=1:$nj $dir/log/utt2dur.JOB.log python3 local/utt2dur.py $data/split$nj/JOB $dir/utt2dur.JOB
-cat $dir/utt2dur.* | sort > $dir/utt2dur
-echo "stage done: $(wc -l < $dir/utt2dur) utterances"
-"""
-
-UTT2DUR = """import sys
-from pydeid.io import DataDir, audio_duration, write_kaldi_map
-d = DataDir.read(sys.argv[1])
-write_kaldi_map(sys.argv[2], {u: f"{audio_duration(d.wav_scp[u]):.3f}" for u in d.utts})
-print(f"{len(d.utts)} utterances")
-"""
 
 
 @pytest.fixture
