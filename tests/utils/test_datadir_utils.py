@@ -259,3 +259,14 @@ def test_split_scp(vctk_data, tmp_path):
     p = sh("split_scp.pl", f"--utt2spk={vctk_data / 'utt2spk'}", scp, *[tmp_path / f"x{i}" for i in range(20)],
            ok=False)
     assert p.returncode == 1 and "number of speakers 13 is less than" in p.stderr
+
+
+def test_filter_scp(vctk_data, tmp_path):
+    (tmp_path / "ids").write_text("p226_001\np225_002 x\n")
+    p = sh("filter_scp.pl", tmp_path / "ids", vctk_data / "wav.scp")
+    assert [l.split()[0] for l in p.stdout.splitlines()] == ["p225_002", "p226_001"]
+    p = sh("filter_scp.pl", "--exclude", tmp_path / "ids", vctk_data / "wav.scp")
+    assert len(p.stdout.splitlines()) == len(read_kaldi_map(vctk_data / "wav.scp")) - 2
+    (tmp_path / "spk").write_text("p227\n")
+    p = sh("filter_scp.pl", "-f", 2, tmp_path / "spk", vctk_data / "utt2spk")
+    assert {l.split()[1] for l in p.stdout.splitlines()} == {"p227"} and len(p.stdout.splitlines()) == 4
