@@ -22,7 +22,6 @@ import random
 import shutil
 import time
 from collections import Counter
-from dataclasses import asdict
 from pathlib import Path
 
 from . import dialogue as D
@@ -58,7 +57,16 @@ def corpus_params(seed: int = 0, size: str = "tiny", **overrides) -> dict:
         raise ValueError("need >= 2 train, >= 1 dev and >= 2 test speakers")
     if not 1 <= p["n_enroll"] < p["utts_per_speaker"]:
         raise ValueError("n_enroll must be >= 1 and leave trial utterances (< utts_per_speaker)")
-    return {"version": CORPUS_VERSION, "seed": int(seed), "size": size, **p}
+    return {"version": CORPUS_VERSION, "espeak": _espeak_version(), "seed": int(seed), "size": size, **p}
+
+
+def _espeak_version() -> str:
+    """The espeakng-loader wheel (another espeak-ng build may speak differently: rebuild)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return "espeakng-loader " + version("espeakng-loader")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 # ---------------------------------------------------------------------------------------------- text
@@ -169,6 +177,8 @@ def build_corpus(out_dir, seed: int = 0, size: str = "tiny", nj: int | None = No
     """
     params = corpus_params(seed, size, **overrides)
     out_dir = Path(out_dir).resolve()
+    if any(c.isspace() for c in str(out_dir)):
+        raise ValueError(f"{out_dir}: wav.scp holds absolute paths, which must not contain whitespace")
     out_dir.mkdir(parents=True, exist_ok=True)
     old = read_stamp(out_dir)
     if old == params and all((out_dir / n).is_dir() for n in DATA_DIRS + ("wav",)):
@@ -267,4 +277,4 @@ def corpus_stats(out_dir) -> dict:
     return stats
 
 
-__all__ = ["build_corpus", "corpus_params", "corpus_stats", "SIZES", "DATA_DIRS", "asdict"]
+__all__ = ["build_corpus", "corpus_params", "corpus_stats", "read_stamp", "SIZES", "DATA_DIRS"]

@@ -149,6 +149,9 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
         peak = max(float(np.max(np.convolve(x * x, np.ones(hop) / hop, mode="valid"))), 1e-10)
         thr = peak * 10 ** (-50 / 10)
         spans = [_trim(x, s, min(e, len(x)), thr, hop) for s, e in spans]
+        for (s0, e0), (s1, e1) in zip(spans, spans[1:] + [(len(x), len(x))]):
+            if not (0 <= s0 < e0 <= s1):
+                raise AlignmentError(f"{job.utt}: word intervals out of order or empty: {spans}")
         rng = np.random.default_rng(_stable_seed(seed, job.utt, "audio"))
         lead = float(rng.uniform(0.10, 0.35))
         tail = float(rng.uniform(0.05, 0.20))
