@@ -9,6 +9,7 @@
 #   --cmd "$train_cmd"
 #   --model-file ""          ctc: the .pth to use (default valid.acc.best.pth / latest next to config.yaml)
 #   --extra-dict ""          pocketsphinx: extra pronunciations, "word PH ON ES" per line
+#   --phones true            pocketsphinx: false skips the phone pass (empty phn_ali/ctm, ~3x faster)
 #   --gold-ctm ""            also score word boundaries against this CTM (pydeid align-accuracy)
 #   --results ""             RESULTS.md to update with that score
 # Output (times in seconds relative to the utterance start, channel 1, keyed by utterance id):
@@ -25,6 +26,7 @@ cmd=${train_cmd:-run.pl}
 backend=pocketsphinx
 model_file=
 extra_dict=
+phones=true
 gold_ctm=
 results=
 help_message="Usage: $0 [options] <data> <lang-or-model> <ali-dir>  (see the header of $0 for options)"
@@ -42,6 +44,7 @@ pydeid validate-data-dir "$data" >/dev/null
 opts=(--backend "$backend")
 [ -n "$model_file" ] && opts+=(--model-file "$model_file")
 [ -n "$extra_dict" ] && opts+=(--extra-dict "$extra_dict")
+[ "$phones" = false ] && opts+=(--no-phones)
 mkdir -p "$dir/log"
 
 nspk=$(wc -l <"$data/spk2utt")

@@ -25,7 +25,7 @@ def make_aligner(backend: str, model: str | None, **kw):
     if backend == "pocketsphinx":
         from .pocketsphinx_backend import PocketsphinxAligner
         return PocketsphinxAligner(model or "en-us", extra_dict=kw.get("extra_dict"),
-                                   use_g2p=kw.get("use_g2p", True))
+                                   use_g2p=kw.get("use_g2p", True), phones=kw.get("phones", True))
     if backend == "ctc":
         from .ctc import CtcAligner
         if not model:

@@ -49,11 +49,12 @@ def resolve_model(model: str | None) -> tuple[str, str]:
 
 class PocketsphinxAligner:
     def __init__(self, model: str | None = "en-us", extra_dict: str | None = None, use_g2p: bool = True,
-                 decoder_opts: dict | None = None):
+                 decoder_opts: dict | None = None, phones: bool = True):
         from pocketsphinx import Decoder
         hmm, dic = resolve_model(model)
         self.decoder_opts = dict(DECODER_OPTS if decoder_opts is None else decoder_opts)
         self.decoder = Decoder(hmm=hmm, dict=dic, samprate=16000, loglevel="FATAL", **self.decoder_opts)
+        self.phones = phones  # the phone pass costs a decoder reinit per utterance (~0.2 s)
         self.g2p = None
         if use_g2p:
             from .g2p import NeuralG2P
@@ -149,14 +150,15 @@ class PocketsphinxAligner:
         for i in sorted(span):
             s, e = span[i]
             res.words.append(WordTime(i, prep.ctm_token(i), round(s, 3), round(e, 3)))
-        res.phones = self._phone_pass(pcm, words, st)
+        if self.phones:
+            res.phones = self._phone_pass(pcm, words, st)
         st["words_in_ctm"] += len(res.words)
         st["aligned"] += 1
         return res
 
     def _reset(self, d) -> None:
-        """pocketsphinx's state-alignment search does not survive to the next utterance: reinitialise the
-        decoder (about 0.2 s) and put the added words back."""
+        """After a failed state alignment the decoder is unusable: reinitialise it (about 0.2 s) and put the
+        added words back."""
         if not self._dirty.get(id(d)):
             return
         d.reinit()
@@ -165,8 +167,9 @@ class PocketsphinxAligner:
             d.add_word(w, ph, k == len(items) - 1)
         self._dirty[id(d)] = False
 
-    def _decode(self, d, pcm: bytes) -> None:
-        self._dirty[id(d)] = True
+    def _decode(self, d, pcm: bytes, dirty: bool = False) -> None:
+        if dirty:
+            self._dirty[id(d)] = True
         d.start_utt()
         d.process_raw(pcm, full_utt=True)
         d.end_utt()
@@ -175,6 +178,9 @@ class PocketsphinxAligner:
         """First pass: word segmentation as (word, start_frame, end_frame_exclusive)."""
         d = d or self.decoder
         self._reset(d)
+        # live CMN and noise estimates carry over from the previous utterance: reset the front end so a result
+        # never depends on which utterances came before (job split, order)
+        d.reinit_feat()
         d.set_align_text(" ".join(words))
         self._decode(d, pcm)
         if d.hyp() is None:
@@ -208,6 +214,7 @@ class PocketsphinxAligner:
                 phones = [PhoneTime(p.name, p.start / FRAME_RATE, (p.start + p.duration) / FRAME_RATE)
                           for w in ali.words() for p in w]  # read while iterating: the views are transient
             except RuntimeError:
+                self._dirty[id(d)] = True  # a failed state alignment leaves the decoder unusable: reinit
                 continue
             if phones:
                 if k:
