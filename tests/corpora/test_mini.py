@@ -135,7 +135,7 @@ def test_ambiguous_words_occur_as_entity_and_not(mini_corpus):
     assert len(both) >= 5, both
 
 
-def test_speakers_disjoint_and_gender_balanced(dirs):
+def test_speakers_disjoint_and_gender_balanced(mini_corpus, dirs):
     spk = {n: set(dirs[n].spk2utt) for n in ("mini_train", "mini_dev", "mini_test")}
     assert not spk["mini_train"] & spk["mini_dev"]
     assert not spk["mini_train"] & spk["mini_test"]
@@ -144,6 +144,12 @@ def test_speakers_disjoint_and_gender_balanced(dirs):
     assert g["m"] >= 2 and g["f"] >= 2
     g = Counter(dirs["mini_train"].spk2gender.values())
     assert abs(g["m"] - g["f"]) <= 1
+    # one espeak voice per speaker id, documented next to the data dirs, none used twice
+    rows = [ln.split() for ln in (mini_corpus / "mini_voices.txt").read_text().splitlines() if not ln.startswith("#")]
+    assert {r[0] for r in rows} == spk["mini_train"] | spk["mini_dev"] | spk["mini_test"]
+    assert len({tuple(r[3:7]) for r in rows}) == len(rows)
+    for r in rows:
+        assert dirs[f"mini_{r[1]}"].spk2gender[r[0]] == r[2]
 
 
 def test_enrollment_and_trials(mini_corpus, dirs):

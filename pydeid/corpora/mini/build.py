@@ -6,6 +6,7 @@ Layout under out_dir:
                                   tags.conll written.conll words.ctm)
   mini_test_enroll mini_test_trial  the test speakers' utterances split for speaker verification
                                   (mini_test_trial/trials: <enroll-speaker> <trial-utt> target|nontarget)
+  mini_voices.txt                 the espeak voice and parameters behind each speaker id
   .mini_stamp.json                parameters of the finished build (rerun with the same ones: no-op)
 
 Everything is written into a temp dir inside out_dir and moved into place at the end; the stamp is written
@@ -31,9 +32,10 @@ from .voices import assign_speakers
 
 log = logging.getLogger(__name__)
 
-CORPUS_VERSION = 1
+CORPUS_VERSION = 2  # bump whenever the generated corpus changes
 SPLITS = ("train", "dev", "test")
 DATA_DIRS = ("mini_train", "mini_dev", "mini_test", "mini_test_enroll", "mini_test_trial")
+VOICES_FILE = "mini_voices.txt"
 STAMP = ".mini_stamp.json"
 
 SIZES = {
@@ -198,8 +200,8 @@ def build_corpus(out_dir, seed: int = 0, size: str = "tiny", nj: int | None = No
         _build_into(tmp, out_dir, params, nj)
         # move into place; the stamp goes last
         (out_dir / STAMP).unlink(missing_ok=True)
-        for name in DATA_DIRS + ("wav",):
-            if (out_dir / name).exists():
+        for name in DATA_DIRS + ("wav", VOICES_FILE):
+            if (out_dir / name).is_dir():
                 shutil.rmtree(out_dir / name)
             os.replace(tmp / name, out_dir / name)
         from pydeid.io import atomic_write_text
@@ -258,6 +260,12 @@ def _build_into(tmp: Path, final: Path, params: dict, nj: int) -> None:
     _write_dir(tmp / "mini_test_enroll", enroll, info)
     _write_dir(tmp / "mini_test_trial", trial, info)
     _write_trials(tmp / "mini_test_trial", sorted(by_spk), trial, {u: info[u]["spk"] for u in trial})
+    from pydeid.io import atomic_write_text
+    lines = ["# speaker split gender espeak-voice rate(wpm) pitch(0-100) range(0-100) wordgap(10ms) gain(dB)"]
+    for split in SPLITS:
+        for v in spk_by_split[split]:
+            lines.append(f"{v.spk} {split} {v.gender} {v.name} {v.rate} {v.pitch} {v.range} {v.wordgap} {v.gain_db}")
+    atomic_write_text(tmp / VOICES_FILE, "\n".join(lines) + "\n")
 
 
 def corpus_stats(out_dir) -> dict:

@@ -136,7 +136,11 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
     out = []
     for spk, job in jobs:
         v = voices[spk]
-        syn = synth.synthesize(job.text, v.name, v.rate, v.pitch, v.range, v.wordgap,
+        rng = np.random.default_rng(_stable_seed(seed, job.utt, "audio"))
+        # a speaker is stable, but no two turns are spoken exactly alike: small rate and pitch jitter
+        rate = int(round(v.rate * rng.uniform(0.93, 1.07)))
+        pitch = int(np.clip(v.pitch + rng.integers(-4, 5), 0, 100))
+        syn = synth.synthesize(job.text, v.name, rate, pitch, v.range, v.wordgap,
                                rand_seed=_stable_seed(seed, job.utt, "espeak"))
         if len(syn.samples) == 0:
             raise AlignmentError(f"{job.utt}: espeak produced no audio for {job.text!r}")
@@ -152,7 +156,6 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
         for (s0, e0), (s1, e1) in zip(spans, spans[1:] + [(len(x), len(x))]):
             if not (0 <= s0 < e0 <= s1):
                 raise AlignmentError(f"{job.utt}: word intervals out of order or empty: {spans}")
-        rng = np.random.default_rng(_stable_seed(seed, job.utt, "audio"))
         lead = float(rng.uniform(0.10, 0.35))
         tail = float(rng.uniform(0.05, 0.20))
         # cut espeak's own trailing silence after the last word, keep a natural tail
