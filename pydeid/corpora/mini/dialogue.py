@@ -44,8 +44,9 @@ class Turn:
             for i, w in enumerate(words):
                 toks.append(w)
                 tags.append("O" if lab is None or w in PUNCT else ("B-" if i == 0 else "I-") + lab)
-        if toks and toks[0][:1].islower():
-            toks[0] = toks[0][:1].upper() + toks[0][1:]
+        for i, w in enumerate(toks):  # sentence-initial capitals
+            if (i == 0 or toks[i - 1] in (".", "?", "!")) and w[:1].islower():
+                toks[i] = w[:1].upper() + w[1:]
         if toks and toks[-1] not in PUNCT:
             toks.append(".")
             tags.append("O")
