@@ -231,8 +231,12 @@ def main(argv: list[str], backend: Backend) -> int:
 
     def on_signal(signum, frame):
         if job_id and shutil.which(backend.cancel_cmd[0]):
-            subprocess.run(backend.cancel_cmd + [job_id], capture_output=True)
-            print(f"{prog}: caught signal {signum}, cancelled job {job_id}", file=sys.stderr)
+            try:  # bounded: an unreachable scheduler must not keep the runner alive
+                r = subprocess.run(backend.cancel_cmd + [job_id], capture_output=True, timeout=20)
+                what = "cancelled" if r.returncode == 0 else "could not cancel"
+            except subprocess.TimeoutExpired:
+                what = "timed out cancelling"
+            print(f"{prog}: caught signal {signum}, {what} job {job_id}", file=sys.stderr)
         os._exit(128 + signum)
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -148,8 +148,48 @@ class LocalSlurm:
                 out.append(f"==> {f}\n" + "\n".join(f.read_text(errors="replace").splitlines()[-20:]))
         return "\n".join(out)
 
+    def cancel_all(self, timeout: float = 30) -> None:
+        """Cancel every job of this private cluster and wait until its queue is empty."""
+        if "slurmctld" not in self.pids:
+            return
+        try:
+            subprocess.run(["scancel", "--user", "root"], env=self.env, capture_output=True, timeout=20)
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                p = subprocess.run(["squeue", "-h"], env=self.env, capture_output=True, text=True, timeout=20)
+                if p.returncode != 0 or not p.stdout.strip():
+                    return
+                time.sleep(0.3)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def leftover_pids(self) -> list[int]:
+        """Processes started for this cluster (slurmstepd, job scripts, runners): their environment names our
+        private SLURM_CONF, which no other process on the machine has."""
+        mark = f"SLURM_CONF={self.conf}".encode()
+        out = []
+        for d in Path("/proc").iterdir():
+            if not d.name.isdigit() or int(d.name) == os.getpid():
+                continue
+            try:
+                if mark in (d / "environ").read_bytes().split(b"\0"):
+                    out.append(int(d.name))
+            except OSError:
+                continue
+        return out
+
     def stop(self) -> None:
-        """SIGTERM each daemon by pid (slurmd, slurmctld, munged), wait, SIGKILL what is left."""
+        """Cancel the jobs, SIGTERM each daemon by pid (slurmd, slurmctld, munged), wait, SIGKILL what is left;
+        then SIGKILL, by pid, any process still running for this cluster (a step daemon outlives slurmd)."""
+        self.cancel_all()
+        self._stop_daemons()
+        for pid in self.leftover_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _stop_daemons(self) -> None:
         for name in ("slurmd", "slurmctld", "munged"):
             pid = self.pids.pop(name, None)
             if pid is None:

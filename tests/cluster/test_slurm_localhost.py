@@ -103,3 +103,50 @@ def test_failing_task_fails_the_stage_naming_its_log(slurm, recipe):
     assert "wav.scp:1" in log2 and "with status 1" in log2
     assert "with status 0" in (recipe / "exp/bad/log/validate.1.log").read_text()
     assert "--array 1-2%1 " in (recipe / "exp/bad/q/validate.sh").read_text()
+
+
+def _wait_running(env, timeout=60) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        # %F: the array's job id (the one slurm.pl submitted), the same for every task
+        out = subprocess.run(["squeue", "-h", "-t", "R", "-o", "%F"], env=env, capture_output=True, text=True).stdout
+        if out.split():
+            return out.split()[0]
+        time.sleep(0.3)
+    raise AssertionError("no job started running")
+
+
+def _queue_empty(env, timeout=30) -> bool:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if not subprocess.run(["squeue", "-h"], env=env, capture_output=True, text=True).stdout.strip():
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def test_cancelled_job_is_reported_and_killed_runner_cancels(slurm, recipe):
+    env = dict(utils_env(), SLURM_CONF=str(slurm.conf), PYDEID_JOBS_CHECK_INTERVAL="1", PYDEID_JOBS_GRACE="1")
+    runner = ["utils/slurm.pl", "--config", "conf/slurm.conf", "JOB=1:2", "exp/c/log/sleep.JOB.log", "sleep", "120"]
+    procs = []
+    try:
+        # the job disappears from the queue (scancel, time limit, node failure): the runner notices, names the logs
+        procs.append(subprocess.Popen(runner, cwd=recipe, env=env, stderr=subprocess.PIPE, text=True))
+        job = _wait_running(env)
+        subprocess.run(["scancel", job], env=env, check=True)
+        _, err = procs[-1].communicate(timeout=60)
+        assert procs[-1].returncode == 1, err
+        assert "left the queue without finishing" in err and "exp/c/log/sleep.1.log" in err and "2 / 2 failed" in err
+        assert _queue_empty(env)
+        # the runner is killed (Ctrl-C on the recipe): it cancels its job instead of leaving it running
+        procs.append(subprocess.Popen(runner, cwd=recipe, env=env, stderr=subprocess.PIPE, text=True))
+        _wait_running(env)
+        procs[-1].terminate()
+        _, err = procs[-1].communicate(timeout=40)
+        assert procs[-1].returncode != 0 and "cancelled job" in err, err
+        assert _queue_empty(env), "the runner left its job in the queue"
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
