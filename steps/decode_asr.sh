@@ -45,8 +45,8 @@ gpu_opt=()
 [ "$ngpu" -gt 0 ] && gpu_opt=(--gpu "$ngpu")
 
 mkdir -p "$dir/log"
-nutt=$(wc -l <"$data/utt2spk")
-[ "$nj" -gt "$nutt" ] && nj=$nutt
+nspk=$(wc -l <"$data/spk2utt")
+[ "$nj" -gt "$nspk" ] && nj=$nspk  # utils/split_data.sh keeps speakers whole
 if [ "$nj" -gt 1 ]; then
   sdata=$data/split$nj
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"

