@@ -62,7 +62,8 @@ def run(args):
     if args.transformed:
         tr = {s.id: s for s in read_sentences(args.transformed)}
         g = [s for s in gold if s.id in tr]
-        leak = leak_rate([s.tokens for s in g], [s.spans() for s in g], [tr[s.id].tokens for s in g])
+        leak = leak_rate([s.tokens for s in g], [s.spans() for s in g], [tr[s.id].tokens for s in g],
+                         [tr[s.id].tags for s in g])
         print(f"leak rate: {leak['leak_rate']:.4f} of {leak['tokens']} identifying gold entity tokens survive "
               f"({leak['leak_rate_all_tokens']:.4f} of all {leak['all_tokens']} entity tokens); per type: "
               + ", ".join(f"{t} {v:.3f}" for t, v in leak["per_type"].items()))

@@ -72,7 +72,8 @@ def run(args):
     gold = sents
     if args.gold_tags:
         _, gold = load_tagged_text(args.data, args.gold_tags)
-    leak = leak_rate([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences])
+    leak = leak_rate([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences],
+                     [s.tags for s in res.sentences])
     lines = res.report_lines(args.p)
     lines.append(f"dialogue scope: {how} ({len(set(dlg))} dialogues)")
     lines.append(f"leak rate ({'gold' if args.gold_tags else 'given'} tags): {leak['leak_rate']:.4f} of "

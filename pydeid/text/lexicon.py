@@ -19,7 +19,7 @@ MONTHS = ["january", "february", "march", "april", "may", "june", "july", "augus
           "november", "december"]
 MONTH_ABBR = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-RELATIVE_DAYS = {"today", "tomorrow", "yesterday", "weekend", "tonight"}
+RELATIVE_DAYS = {"today", "tomorrow", "yesterday", "tonight"}
 DATE_UNITS = {"week", "month", "year", "weekend", "morning", "afternoon", "evening"}
 RELATIVE_MODIFIERS = {"next", "last", "this", "coming"}
 DAYPARTS = {"morning", "afternoon", "evening", "night"}

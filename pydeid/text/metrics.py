@@ -99,23 +99,84 @@ def all_or_nothing_recall(tokens: Sequence[Sequence[str]], gold: Sequence[Sequen
             else 1.0}
 
 
+def _survival_difflib(lo: list[str], lx: list[str]) -> list[bool]:
+    survive = [False] * len(lo)
+    sm = difflib.SequenceMatcher(a=lo, b=lx, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for i in range(i1, i2):
+                survive[i] = True
+        elif tag == "replace":
+            repl = set(lx[j1:j2])
+            for i in range(i1, i2):
+                survive[i] = lo[i] in repl
+    return survive
+
+
+def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_ent: Sequence[bool]
+                     ) -> list[bool] | None:
+    """Align using the output tags: output O tokens are original tokens left in place; each output entity replaced
+    a non-empty stretch of original tokens. Among the alignments (repeated words can make several possible), take
+    the one closest to the gold tags: fewest gold entity tokens aligned as kept, fewest gold O tokens inside a
+    replaced stretch (dynamic programming). None when no alignment exists."""
+    from pydeid.io.conll import bio_to_spans
+    items: list[tuple[str, object]] = []
+    spans = {a: b for a, b, _ in bio_to_spans(list(out_tags))}
+    j = 0
+    while j < len(lx):
+        if j in spans:
+            items.append(("S", set(lx[j:spans[j]])))
+            j = spans[j]
+        else:
+            items.append(("O", lx[j]))
+            j += 1
+    n, m = len(lo), len(items)
+    INF = float("inf")
+    cost = [[INF] * (m + 1) for _ in range(n + 1)]   # cost[i][k]: best cost aligning lo[i:] with items[k:]
+    choice = [[0] * (m + 1) for _ in range(n + 1)]
+    cost[n][m] = 0
+    n_o_prefix = [0]
+    for e in is_ent:
+        n_o_prefix.append(n_o_prefix[-1] + (not e))
+    for i in range(n, -1, -1):
+        for k in range(m - 1, -1, -1):
+            kind, val = items[k]
+            if kind == "O":
+                if i < n and lo[i] == val and cost[i + 1][k + 1] < INF:
+                    cost[i][k] = cost[i + 1][k + 1] + (1 if is_ent[i] else 0)
+                    choice[i][k] = i + 1
+            else:
+                for i2 in range(i + 1, n + 1):
+                    c = cost[i2][k + 1] + (n_o_prefix[i2] - n_o_prefix[i])
+                    if c < cost[i][k]:
+                        cost[i][k], choice[i][k] = c, i2
+    if cost[0][0] == INF:
+        return None
+    survive = [False] * n
+    i = 0
+    for k, (kind, val) in enumerate(items):
+        i2 = choice[i][k]
+        for x in range(i, i2):
+            survive[x] = True if kind == "O" else lo[x] in val
+        i = i2
+    return survive
+
+
 def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tuple[int, int, str]]],
-              out_tokens: Sequence[Sequence[str]]) -> dict:
-    """Share of gold entity tokens that survive in the transformed text (see module doc)."""
+              out_tokens: Sequence[Sequence[str]], out_tags: Sequence[Sequence[str]] | None = None) -> dict:
+    """Share of gold entity tokens that survive in the transformed text (see module doc). With the output tags
+    (a transformed tags.conll), the alignment is exact; without them difflib aligns the two token sequences."""
     n_id = n_id_leak = n_all = n_all_leak = 0
     per_type = defaultdict(lambda: [0, 0])
-    for o, g, x in zip(orig_tokens, gold, out_tokens):
+    for k, (o, g, x) in enumerate(zip(orig_tokens, gold, out_tokens)):
         lo, lx = [t.lower() for t in o], [t.lower() for t in x]
-        survive = [False] * len(o)
-        sm = difflib.SequenceMatcher(a=lo, b=lx, autojunk=False)
-        for tag, i1, i2, j1, j2 in sm.get_opcodes():
-            if tag == "equal":
-                for i in range(i1, i2):
-                    survive[i] = True
-            elif tag == "replace":
-                repl = set(lx[j1:j2])
-                for i in range(i1, i2):
-                    survive[i] = lo[i] in repl
+        is_ent = [False] * len(o)
+        for a, b, _ in g:
+            for i in range(a, b):
+                is_ent[i] = True
+        survive = _survival_tagged(lo, lx, out_tags[k], is_ent) if out_tags is not None else None
+        if survive is None:
+            survive = _survival_difflib(lo, lx)
         for a, b, t in g:
             for i in range(a, b):
                 if not any(c.isalnum() for c in o[i]):

@@ -34,7 +34,7 @@ import numpy as np
 from .dp import INF, EpsilonReport, epsilon_eq2
 from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS,
                       TENS_WORDS, WEEKDAYS)
-from .pools import Pools, is_word
+from .pools import Pools
 
 REDACT_TOKEN = "IIIII"
 PLACEHOLDER_TOKEN = "PLACEHOLDER"
@@ -45,13 +45,11 @@ _TYPE_PUBLIC = "type treated as public (a token is replaced by one of its own ty
 
 
 def match_case(orig: Sequence[str], repl: Sequence[str]) -> list[str]:
-    """Follow the case of the original, so case does not reveal a replacement: lower-case output for lower-case
-    (ASR-style) text, a capital initial where the original word had one (word for word when lengths agree)."""
+    """Lower-case a replacement when the original was lower-case (ASR-style text), so case does not reveal it;
+    otherwise surrogates keep their own case (a pool word keeps the case it had in the corpus)."""
     letters = "".join(orig)
     if any(c.isalpha() for c in letters) and letters == letters.lower():
         return [r.lower() for r in repl]
-    if len(orig) == len(repl):
-        return [r[:1].upper() + r[1:] if o[:1].isupper() and r[:1].islower() else r for o, r in zip(orig, repl)]
     return list(repl)
 
 
@@ -74,7 +72,11 @@ class Context:
     avoid_original: bool = False
     pseudonym_map: dict = field(default_factory=dict)   # dialogue -> type -> original -> surrogate (or None: kept)
     faker_locale: str = "en_US"
+    lower: bool = False          # the current sentence is lower-case (ASR-style): surrogates are lower-cased too
     _faker: object = None
+
+    def case(self, repl: Sequence[str]) -> list[str]:
+        return [r.lower() for r in repl] if self.lower else list(repl)
 
     def faker(self):
         if self._faker is None:
@@ -167,7 +169,7 @@ class NamedPlaceholder(Strategy):
         return tuple(ctx.exemplars.get(typ, typ).split())
 
     def replace(self, toks, typ, ctx):
-        return match_case(toks, list(self._exemplar(typ, ctx)))
+        return ctx.case(self._exemplar(typ, ctx))
 
     def epsilon(self, typ, p, observed, ctx):
         ex = self._exemplar(typ, ctx)
@@ -210,7 +212,7 @@ class SameType(_Sampling):
 
     def replace(self, toks, typ, ctx):
         s = ctx.pools.sampler("word", typ)
-        return match_case(toks, [self._draw(s, t, ctx) for t in toks])
+        return ctx.case([self._draw(s, t, ctx) for t in toks])
 
     def epsilon(self, typ, p, observed, ctx):
         return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
@@ -223,7 +225,7 @@ class SingleSameType(_Sampling):
     def replace(self, toks, typ, ctx):
         s = ctx.pools.sampler("word", typ)
         orig = toks[0] if len(toks) == 1 else None
-        return match_case(toks, [self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
+        return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
 
     def epsilon(self, typ, p, observed, ctx):
         pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
@@ -235,7 +237,7 @@ class FullEntity(_Sampling):
 
     def replace(self, toks, typ, ctx):
         s = ctx.pools.sampler("entity", typ)
-        return match_case(toks, list(self._draw(s, tuple(toks), ctx)))
+        return ctx.case(list(self._draw(s, tuple(toks), ctx)))
 
     def epsilon(self, typ, p, observed, ctx):
         return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
@@ -364,7 +366,7 @@ class FakerSurrogate(_Sampling):
         if typ == "NUM" or all(number_class(t) for t in toks):
             return RandomDigits().replace(toks, typ, ctx)
         for _ in range(16):
-            val = match_case(toks, faker_value(typ, len(toks), f))
+            val = ctx.case(faker_value(typ, len(toks), f))
             if not ctx.avoid_original or [v.lower() for v in val] != [t.lower() for t in toks]:
                 break
         return val
@@ -425,13 +427,9 @@ class Pseudonymize(Strategy):
                         return new
                 return new
             v = self._lookup(key, typ, ctx, make_num)
-            return list(toks) if v is None else match_case(toks, v.split())
+            return list(toks) if v is None else ctx.case(v.split())
         out = []
         for t in toks:
-            if not is_word(t):
-                out.append(t)
-                continue
-
             def make_word(used, t=t):
                 if self.source == "faker":
                     f = ctx.faker()
@@ -448,7 +446,7 @@ class Pseudonymize(Strategy):
                     raise ValueError(f"the {typ} pool has no word other than '{t}' to pseudonymize it with")
                 return w
             v = self._lookup(t.lower(), typ, ctx, make_word)
-            out.append(t if v is None else match_case([t], [v])[0])
+            out.append(t if v is None else ctx.case([v])[0])
         return out
 
     def epsilon(self, typ, p, observed, ctx):

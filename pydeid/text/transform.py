@@ -19,7 +19,7 @@ import numpy as np
 from pydeid.io.conll import Sentence
 
 from .dp import EpsilonReport, combine_max
-from .pools import Pools, is_word
+from .pools import Pools
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
 
@@ -104,6 +104,8 @@ class TextTransformer:
         for k, s in enumerate(sentences):
             ctx.dialogue = dialogues[k] if dialogues is not None else (s.id or "")
             sp = spans[k] if spans is not None else s.spans()
+            letters = "".join(s.tokens)
+            ctx.lower = any(c.isalpha() for c in letters) and letters == letters.lower()
             toks, tags = self._transform_one(s.tokens, sp, ctx, stats)
             out_sents.append(Sentence(toks, tags, s.id, [], list(s.comments)))
         eps = {t: self.strategy_for(t).epsilon(t, cfg.p, st.observed, ctx) for t, st in stats.items()}
@@ -135,10 +137,7 @@ class TextTransformer:
                 st.observed.update(orig)
             elif strat.unit == "word":
                 new = []
-                for t in orig:
-                    if not is_word(t):      # punctuation inside an entity is kept: not a private unit
-                        new.append(t)
-                        continue
+                for t in orig:   # every token of the entity is a unit, punctuation too (seed 004 table 8)
                     st.units += 1
                     st.observed.add(t)
                     if ctx.rng.random() <= p:

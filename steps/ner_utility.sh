@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Utility of the text strategies (seeds 002 and 004 table 7): for each strategy, transform the training and dev
+# sets (gold tags), train the tagger on them, test it on the ORIGINAL test set; cased/uncased x punct/nopunct
+# (punct = written.conll when the data dirs have it, nopunct = the spoken tags.conll). Writes the Markdown table to
+# the section text_ner_utility of --results and to <exp-dir>/utility.json. Resumable per cell.
+#
+# Usage: steps/ner_utility.sh [options] <train-data> <dev-data> <test-data> <exp-dir>
+# Options:
+#   --ner-config conf/text/ner_cpu.yaml   (conf/text/ner.yaml for the seed 004 setting)
+#   --strategies none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+#   --variants cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+#   --p 1.0  --seed 0  --max-epochs ""  --results RESULTS.md  --cmd "$train_cmd"
+set -euo pipefail
+
+ner_config=conf/text/ner_cpu.yaml
+strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+p=1.0
+seed=0
+max_epochs=
+results=RESULTS.md
+cmd=${train_cmd:-run.pl}
+help_message="Usage: $0 [options] <train-data> <dev-data> <test-data> <exp-dir>  (see the header of $0)"
+. utils/parse_options.sh
+
+if [ $# -ne 4 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+train=$1
+dev=$2
+test=$3
+dir=$4
+for d in "$train" "$dev" "$test"; do
+  [ -f "$d/tags.conll" ] || [ -f "$d" ] || { echo "$0: $d has no tags.conll" >&2; exit 1; }
+done
+opts=(--config "$ner_config" --strategies "$strategies" --variants "$variants" --p "$p" --seed "$seed"
+      --results "$results")
+[ -n "$max_epochs" ] && opts+=(--max-epochs "$max_epochs")
+mkdir -p "$dir/log"
+$cmd "$dir/log/ner_utility.log" pydeid ner-utility "${opts[@]}" "$train" "$dev" "$test" "$dir" \
+  || { echo "$0: failed, see $dir/log/ner_utility.log" >&2; exit 1; }
+echo "$0: done: table in $results (section text_ner_utility) and $dir/utility.json"

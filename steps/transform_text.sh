@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# De-identify a data dir's text: every tagged entity is replaced with probability p by its type's strategy
+# (seed 000 algorithm); prints the differential-privacy epsilon of eq. (2) for the policy used, or says that it is
+# infinite / not covered. Writes <out-data> with the transformed text and tags.conll (types kept, so a tagger can
+# train on it); wav.scp, utt2spk etc. are copied unchanged; CTM and other CoNLL files (original words) are not.
+#
+# Usage: steps/transform_text.sh [options] <data> <tags.conll> <out-data>
+#   <tags.conll>: gold tags or steps/tag_entities.sh output (sentence ids = utterance ids)
+# Options:
+#   --strategy "PER=pseudonymize,NUM=random_digits,default=same_type"   per-type strategies (pydeid transform-text -h)
+#   --p 1.0  --seed 0
+#   --secret-dir exp/secrets/text    pseudonym maps (mode 0600, refused inside <out-data>)
+#   --pool-conll ""                  corpus whose type frequencies are the replacement pool (default: <tags.conll>)
+#   --dialogue-mode auto             consistency scope: <data>/utt2dialogue, else utterance id minus speaker prefix
+#                                    and last '-' field (mini: spk003-tr001-04 -> tr001)
+#   --avoid-original false  --pseudonym-source corpus  --exemplars ""  --gold-tags ""
+#   --exp-dir ""                     logs and report.json (default exp/transform_text/<basename of out-data>)
+#   --cmd "$train_cmd"
+set -euo pipefail
+
+strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+p=1.0
+seed=0
+secret_dir=exp/secrets/text
+pool_conll=
+dialogue_mode=auto
+avoid_original=false
+pseudonym_source=corpus
+exemplars=
+gold_tags=
+exp_dir=
+cmd=${train_cmd:-run.pl}
+help_message="Usage: $0 [options] <data> <tags.conll> <out-data>  (see the header of $0)"
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+data=$1
+tags=$2
+out=$3
+[ -n "$exp_dir" ] || exp_dir=exp/transform_text/$(basename "$out")
+
+pydeid validate-data-dir "$data" >/dev/null
+[ -f "$tags" ] || { echo "$0: no tags file $tags" >&2; exit 1; }
+opts=(--strategy "$strategy" --p "$p" --seed "$seed" --secret-dir "$secret_dir" --dialogue-mode "$dialogue_mode"
+      --pseudonym-source "$pseudonym_source" --report "$exp_dir/report.json")
+[ -n "$pool_conll" ] && opts+=(--pool-conll "$pool_conll")
+[ "$avoid_original" = true ] && opts+=(--avoid-original)
+[ -n "$exemplars" ] && opts+=(--exemplars "$exemplars")
+[ -n "$gold_tags" ] && opts+=(--gold-tags "$gold_tags")
+
+mkdir -p "$exp_dir/log"
+$cmd "$exp_dir/log/transform.log" pydeid transform-text "${opts[@]}" "$data" "$tags" "$out" \
+  || { echo "$0: transformation failed, see $exp_dir/log/transform.log" >&2; exit 1; }
+grep -E "epsilon|leak rate|dialogue scope" "$exp_dir/log/transform.log" | grep -v '^#' || true
+echo "$0: done: $out (report: $exp_dir/report.json)"

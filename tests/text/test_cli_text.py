@@ -1,0 +1,137 @@
+"""transform-text / tag-entities / text-metrics / santext on the embedded mini corpus: outputs, secrets, leaks."""
+
+import json
+import os
+import stat
+
+import pytest
+
+from pydeid.cli import main
+from pydeid.io import read_conll
+from pydeid.io.kaldi_map import read_kaldi_map
+from pydeid.text.dialogue import dialogue_ids
+
+
+@pytest.fixture(scope="module")
+def test_dir(mini_corpus):
+    return mini_corpus / "mini_test"
+
+
+def _identifying_gold_tokens(data):
+    """Gold PER/ORG/LOC tokens that never occur outside an entity in the original text."""
+    sents = read_conll(data / "tags.conll")
+    outside = {t.lower() for s in sents for t, g in zip(s.tokens, s.tags) if g == "O"}
+    return {t for s in sents for a, b, typ in s.spans() if typ in ("PER", "ORG", "LOC")
+            for t in s.tokens[a:b] if t.lower() not in outside and len(t) > 2}
+
+
+def test_typed_placeholders_leave_no_original_anywhere(test_dir, tmp_path, capsys):
+    out = tmp_path / "deid"
+    rc = main(["transform-text", "--strategy", "default=typed_placeholder", "--report", str(tmp_path / "r.json"),
+               str(test_dir), str(test_dir / "tags.conll"), str(out)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "overall epsilon (seed 000 eq. 2): 0" in printed and "leak rate" in printed
+    names = sorted(os.listdir(out))
+    assert "words.ctm" not in names and "written.conll" not in names            # they carry original words
+    for f in ("wav.scp", "utt2spk", "spk2utt", "utt2gender"):
+        assert (out / f).read_bytes() == (test_dir / f).read_bytes()
+    secrets = _identifying_gold_tokens(test_dir)
+    assert secrets
+    for f in names:
+        words = set((out / f).read_text().split())
+        assert not (words & secrets), f
+    assert main(["validate-data-dir", str(out)]) in (0, None)
+    rep = json.loads((tmp_path / "r.json").read_text())
+    assert rep["leak"]["leaked"] == 0 and rep["overall"]["epsilon"] == 0.0
+    # tags stay aligned with the text, entity types kept
+    sents = read_conll(out / "tags.conll")
+    text = read_kaldi_map(out / "text", require_value=False)
+    assert all(text[s.id].split() == s.tokens for s in sents)
+    assert {t for s in sents for *_, t in s.spans()} <= {"PER", "ORG", "LOC", "DATE", "TIME", "NUM"}
+
+
+def test_pseudonym_map_is_a_secret(test_dir, tmp_path, capsys):
+    out, sec = tmp_path / "deid", tmp_path / "secrets"
+    rc = main(["transform-text", "--strategy", "PER=pseudonymize,NUM=random_digits,default=same_type",
+               "--secret-dir", str(sec), "--report", str(tmp_path / "r.json"),
+               str(test_dir), str(test_dir / "tags.conll"), str(out)])
+    assert rc == 0
+    assert "NOT COVERED" in capsys.readouterr().out
+    maps = list(sec.iterdir())
+    assert len(maps) == 1 and stat.S_IMODE(maps[0].stat().st_mode) == 0o600
+    m = json.loads(maps[0].read_text())
+    dlg, _ = dialogue_ids(sorted(read_kaldi_map(test_dir / "utt2spk")), read_kaldi_map(test_dir / "utt2spk"))
+    assert set(m) <= set(dlg) and all("PER" in v for v in m.values())
+    assert not any(json.dumps(m) in p.read_text() for p in out.iterdir())
+    rep = json.loads((tmp_path / "r.json").read_text())
+    assert rep["leak"]["per_type"].get("PER", 0.0) == 0.0     # a pseudonym never equals its original
+    # the map inside the output corpus is refused
+    from pydeid.io.secrets import SecretPlacementError
+    with pytest.raises(SecretPlacementError):
+        main(["transform-text", "--strategy", "PER=pseudonymize", "--secret-dir", str(tmp_path / "deid2" / "s"),
+              str(test_dir), str(test_dir / "tags.conll"), str(tmp_path / "deid2")])
+
+
+def test_bad_tags_fail_cleanly(test_dir, tmp_path, capsys):
+    bad = tmp_path / "bad.conll"
+    txt = (test_dir / "tags.conll").read_text().splitlines()
+    i = next(k for k, line in enumerate(txt) if line and not line.startswith("#"))
+    txt[i] = "NOTAWORD\tO"
+    bad.write_text("\n".join(txt) + "\n")
+    rc = main(["transform-text", str(test_dir), str(bad), str(tmp_path / "out")])
+    assert rc == 1 and not (tmp_path / "out").exists()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.conll" in err[0] and "tokens differ" in err[0]
+
+
+def test_dialogue_ids(tmp_path):
+    utts = ["spk003-tr001-04", "spk004-tr001-05", "spk003-tr002-00"]
+    u2s = {u: u.split("-")[0] for u in utts}
+    assert dialogue_ids(utts, u2s)[0] == ["tr001", "tr001", "tr002"]
+    (tmp_path / "utt2dialogue").write_text("".join(f"{u} D{i % 2}\n" for i, u in enumerate(sorted(utts))))
+    ids, how = dialogue_ids(utts, u2s, "auto", tmp_path)
+    assert "utt2dialogue" in how and len(set(ids)) == 2
+    assert dialogue_ids(["1272-128104-0000"], {"1272-128104-0000": "1272"})[0] == ["128104"]
+
+
+def test_grammars_cover_mini_numbers(test_dir, tmp_path, capsys):
+    out = tmp_path / "tags.conll"
+    assert main(["tag-entities", "--detectors", "grammar,capitalisation", "--gold",
+                 str(test_dir / "tags.conll"), str(test_dir), str(out)]) == 0
+    printed = capsys.readouterr().out
+    print(printed)
+    rows = {line.split("|")[1].strip(): line.split("|")[2:] for line in printed.splitlines() if line.startswith("| ")}
+    assert float(rows["NUM"][4]) == 1.0             # every spoken phone/extension number found (exact recall)
+    assert float(rows["ANY-TYPE"][7]) >= 0.9        # partial recall of any sensitive span
+    s = read_conll(out)
+    assert any(e.startswith("grammar:") for x in s for e in sum(x.extra, []))
+
+
+def test_text_metrics_cli(test_dir, tmp_path, capsys):
+    pred = tmp_path / "pred.conll"
+    main(["tag-entities", "--detectors", "grammar", str(test_dir), str(pred)])
+    out = tmp_path / "deid"
+    main(["transform-text", "--strategy", "default=redact", str(test_dir), str(pred), str(out)])
+    capsys.readouterr()
+    rc = main(["text-metrics", "--pred", str(pred), "--data", str(test_dir), "--transformed", str(out),
+               "--json", str(tmp_path / "m.json"), str(test_dir)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "all-or-nothing recall" in printed and "leak rate" in printed
+    m = json.loads((tmp_path / "m.json").read_text())
+    assert 0 < m["leak"]["leak_rate"] < 1             # grammars alone miss names: they leak, and we see it
+
+
+def test_santext_cli(test_dir, tmp_path, capsys):
+    out = tmp_path / "san"
+    args = ["santext", "--plus", "--epsilon", "2", "--cache-dir", str(tmp_path / "cache"), "--stats-runs", "5",
+            str(test_dir), str(out)]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert "UMLDP" in first and "N_x median" in first and "tables built" in first
+    a = read_kaldi_map(out / "text", require_value=False)
+    b = read_kaldi_map(test_dir / "text", require_value=False)
+    assert a.keys() == b.keys() and all(len(a[u].split()) == len(b[u].split()) for u in a)
+    assert main(args) == 0
+    assert "tables from cache" in capsys.readouterr().out
