@@ -18,12 +18,18 @@ def add_arguments(p):
 
 
 def run(args):
+    import sys
+
     from pydeid.corpora.mini import build_corpus, corpus_stats
     from pydeid.report import markdown_table
-    out = build_corpus(args.out_dir, seed=args.seed, size=args.size, nj=args.nj,
-                       n_train_speakers=args.n_train_speakers, n_dev_speakers=args.n_dev_speakers,
-                       n_test_speakers=args.n_test_speakers, utts_per_speaker=args.utts_per_speaker,
-                       n_enroll=args.n_enroll)
+    try:
+        out = build_corpus(args.out_dir, seed=args.seed, size=args.size, nj=args.nj,
+                           n_train_speakers=args.n_train_speakers, n_dev_speakers=args.n_dev_speakers,
+                           n_test_speakers=args.n_test_speakers, utts_per_speaker=args.utts_per_speaker,
+                           n_enroll=args.n_enroll)
+    except (ValueError, FileExistsError) as e:  # bad options or a foreign folder: one line, no traceback
+        print(f"pydeid {COMMAND}: ERROR: {e}", file=sys.stderr)
+        return 1
     stats = corpus_stats(out)
     types = ["PER", "ORG", "LOC", "DATE", "TIME", "NUM"]
     rows = [[name, s["utts"], f"{s['hours'] * 60:.1f}", f"{s['speakers']} ({s['male']}m/{s['female']}f)", s["words"]]

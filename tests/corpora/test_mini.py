@@ -226,3 +226,11 @@ def test_prepare_data_script(repo_root, mini_corpus):
     assert "mini corpus ready" in r.stdout
     assert (mini_corpus / "mini_test" / "text").stat().st_mtime_ns == before
     assert read_kaldi_map(mini_corpus / "mini_test" / "utt2gender")
+
+
+def test_cli_rejects_bad_sizes_in_one_line(tmp_path, capsys):
+    from pydeid.cli import main
+    assert main(["make-mini-corpus", "--size", "tiny", "--utts-per-speaker", "2", str(tmp_path / "c")]) == 1
+    err = capsys.readouterr().err
+    assert "n_enroll" in err and "Traceback" not in err
+    assert not (tmp_path / "c").exists()

@@ -32,7 +32,7 @@ from .voices import assign_speakers
 
 log = logging.getLogger(__name__)
 
-CORPUS_VERSION = 3  # bump whenever the generated corpus changes
+CORPUS_VERSION = 4  # bump whenever the generated corpus changes
 SPLITS = ("train", "dev", "test")
 DATA_DIRS = ("mini_train", "mini_dev", "mini_test", "mini_test_enroll", "mini_test_trial")
 VOICES_FILE = "mini_voices.txt"
@@ -58,7 +58,8 @@ def corpus_params(seed: int = 0, size: str = "tiny", **overrides) -> dict:
     if p["n_test_speakers"] < 2 or p["n_train_speakers"] < 2 or p["n_dev_speakers"] < 1:
         raise ValueError("need >= 2 train, >= 1 dev and >= 2 test speakers")
     if not 1 <= p["n_enroll"] < p["utts_per_speaker"]:
-        raise ValueError("n_enroll must be >= 1 and leave trial utterances (< utts_per_speaker)")
+        raise ValueError(f"n_enroll ({p['n_enroll']}) must be >= 1 and leave trial utterances "
+                         f"(< utts_per_speaker, {p['utts_per_speaker']})")
     return {"version": CORPUS_VERSION, "espeak": _espeak_version(), "seed": int(seed), "size": size, **p}
 
 

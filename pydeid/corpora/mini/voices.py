@@ -36,9 +36,8 @@ def make_voices(n_by_gender: dict[str, int], seed: int) -> list[tuple[str, str, 
         used = set()
         for i in range(n):
             var = variants[i % len(variants)]
-            acc = rng.choice(ACCENTS)
-            while (acc, var) in used:
-                acc = rng.choice(ACCENTS)
+            free = [a for a in ACCENTS if (a, var) not in used]
+            acc = rng.choice(free or ACCENTS)  # past 8 accents per variant only the parameters differ
             used.add((acc, var))
             out.append((g, f"{acc}+{var}", rng.randint(145, 195), pitches[i], rng.randint(25, 85),
                         rng.choice([0, 0, 0, 1]), round(rng.uniform(-6.0, 0.0), 2)))
