@@ -139,7 +139,7 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         dur = len(wav) / sr
         iv = mask_intervals(ents, opts.pad, dur)
         for _, e, _, _ in ents:
-            if e > dur + 0.05:
+            if dur + 0.05 < e < float("inf"):
                 log.warning("%s: CTM word ends at %.2fs after the audio end %.2fs (clamped)", utt, e, dur)
         stats["masked_seconds_x1000"] += int(round(1000 * sum(b - a for a, b in iv)))
         masked = apply_mask(wav, sr, iv, opts.fill, opts.noise_dbfs, opts.ramp, utt_rng(opts.seed, utt))
