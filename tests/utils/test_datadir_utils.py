@@ -114,6 +114,10 @@ def test_subset_modes(vctk_data, tmp_path):
     assert all(len(u) == (2 if len(whole.spk2utt[s]) >= 2 else 1) for s, u in d.spk2utt.items())
     assert d.spk2utt["p225"] == ["p225_001", "p225_003"]  # evenly spaced within the speaker, as Kaldi
 
+    sh("subset_data_dir.sh", "--speakers", vctk_data, 6, tmp_path / "spks")
+    d = DataDir.read(tmp_path / "spks")
+    assert len(d.utts) >= 6 and all(d.spk2utt[s] == whole.spk2utt[s] for s in d.speakers)  # whole speakers
+
     sh("subset_data_dir.sh", vctk_data, 5, tmp_path / "even")
     assert len(DataDir.read(tmp_path / "even").utts) == 5
     p = sh("subset_data_dir.sh", "--bogus", vctk_data, 5, tmp_path / "bad", ok=False)

@@ -50,6 +50,13 @@ def test_mini_corpus_split_subset_copy(mini_corpus, tmp_path):
         seen += DataDir.read(part).utts
     assert sorted(seen) == DataDir.read(train).utts
 
+    sub = tmp_path / "shortest"
+    subprocess.run([str(UTILS / "subset_data_dir.sh"), "--shortest", str(train), "3", str(sub)], env=env, check=True,
+                   capture_output=True)
+    durs = {u: float(v) for u, v in read_kaldi_map(train / "utt2dur").items()}
+    assert set(read_kaldi_map(sub / "utt2spk")) == set(sorted(durs, key=lambda u: (durs[u], u))[:3])
+    _side_files_match(sub)
+
     trial = mini_corpus / "mini_test_trial"
     spk = DataDir.read(trial).speakers[0]
     (tmp_path / "spk").write_text(spk + "\n")
