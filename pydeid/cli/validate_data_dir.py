@@ -11,7 +11,9 @@ def add_arguments(p):
 
 
 def run(args):
-    from pydeid.io import DataDir, validate_data_dir
+    from pathlib import Path
+
+    from pydeid.io import read_kaldi_map, validate_data_dir
     validate_data_dir(args.data, check_audio=args.check_audio, no_text=args.no_text)
-    d = DataDir.read(args.data, validate=False)
-    print(f"{args.data}: OK ({len(d.utt2spk)} utterances, {len(d.spk2utt)} speakers)")
+    utt2spk = read_kaldi_map(Path(args.data) / "utt2spk")  # not DataDir.read: text may be absent (--no-text)
+    print(f"{args.data}: OK ({len(utt2spk)} utterances, {len(set(utt2spk.values()))} speakers)")
