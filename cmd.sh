@@ -5,6 +5,8 @@
 #   queue.pl  submits array jobs to SGE/Grid Engine, options translated through conf/queue.conf.
 # Options understood by all three: --mem 4G --num-threads N --gpu N --max-jobs-run N --time T.
 # ESPnet training passes --ngpu through $cuda_cmd (steps/train_asr.sh --ngpu N) so a GPU job asks for --gpu N.
+# On a cluster, jobs cd to the recipe dir and source ./path.sh: the nodes must see the repository and .venv
+# (shared file system). Edit partitions/queues in conf/slurm.conf or conf/queue.conf.
 
 export train_cmd="run.pl"
 export decode_cmd="run.pl"
