@@ -234,3 +234,18 @@ def test_cli_rejects_bad_sizes_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "n_enroll" in err and "Traceback" not in err
     assert not (tmp_path / "c").exists()
+
+
+def test_text_only_dialogues_for_ner(tmp_path):
+    from pydeid.corpora.mini.text_only import build_text
+    a = build_text(tmp_path / "a", seed=3, n_dialogues=40)
+    b = build_text(tmp_path / "b", seed=3, n_dialogues=40)
+    assert (a / "tags.conll").read_bytes() == (b / "tags.conll").read_bytes()
+    sents = read_conll(a / "tags.conll")
+    assert len(sents) > 300
+    found = {t for s in sents for _, _, t in bio_to_spans(s.tags)}
+    assert found == TYPES
+    written = read_conll(a / "written.conll")
+    assert [s.id for s in written] == [s.id for s in sents]
+    text = read_kaldi_map(a / "text")
+    assert all(text[s.id].split() == s.tokens for s in sents)
