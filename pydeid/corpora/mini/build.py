@@ -66,11 +66,19 @@ def corpus_params(seed: int = 0, size: str = "tiny", **overrides) -> dict:
 
 def _espeak_version() -> str:
     """The espeakng-loader wheel (another espeak-ng build may speak differently: rebuild)."""
+    import ctypes
     from importlib.metadata import PackageNotFoundError, version
     try:
-        return "espeakng-loader " + version("espeakng-loader")
+        wheel = "espeakng-loader " + version("espeakng-loader")
     except PackageNotFoundError:
-        return "unknown"
+        wheel = "espeakng-loader unknown"
+    try:
+        import espeakng_loader
+        lib = ctypes.cdll.LoadLibrary(espeakng_loader.get_library_path())
+        lib.espeak_Info.restype = ctypes.c_char_p
+        return f"{wheel} (espeak-ng {lib.espeak_Info(None).decode()})"
+    except (ImportError, OSError, AttributeError):
+        return wheel
 
 
 # ---------------------------------------------------------------------------------------------- text
