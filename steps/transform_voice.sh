@@ -16,7 +16,7 @@
 #   --targets-file ""       reuse the plan (mapping/parameters) of a previous run
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
 #   --f0-method ""          dio (default) | harvest
-#   --frame-period ""       WORLD frame period in ms (default 5)
+#   --frame-period ""       WORLD frame period in ms (default 10 for voicemask, 5 for vtln)
 set -euo pipefail
 
 nj=1

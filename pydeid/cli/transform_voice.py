@@ -29,7 +29,8 @@ def add_arguments(p):
     p.add_argument("--resume", action="store_true", help="skip utterances whose output wav already exists")
     p.add_argument("--config", default=None, help="YAML with method parameters (conf/voice/<method>.yaml)")
     p.add_argument("--f0-method", choices=["dio", "harvest"], default=None, help="WORLD F0 estimator")
-    p.add_argument("--frame-period", type=float, default=None, help="WORLD frame period in ms")
+    p.add_argument("--frame-period", type=float, default=None,
+                   help="WORLD frame period in ms (default 10 for voicemask, 5 for vtln)")
     p.add_argument("--fft-size", type=int, default=None, help="WORLD FFT size (default from pyworld)")
     p.add_argument("--part", choices=["all", "plan", "convert", "assemble"], default="all")
     p.add_argument("--split-data", default=None, help="convert part: the split of in-data this job converts")
@@ -73,6 +74,9 @@ def run(args):
                      ("fft_size", args.fft_size)):
         if val is not None:
             world_conf[key] = val
+    if args.method == "voicemask":
+        from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD
+        world_conf.setdefault("frame_period", DEFAULT_FRAME_PERIOD)
     world = WorldConfig(**world_conf)
     k = int(conf.pop("k", 8))
     method_params = conf  # the rest: VoiceMaskParams / McAdamsParams fields

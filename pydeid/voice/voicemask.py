@@ -18,6 +18,9 @@ from .warping import bilinear, bin_omegas, distortion_strength, invert_on_grid, 
 from .world import WorldConfig, analyze, finalize, synthesize
 
 
+DEFAULT_FRAME_PERIOD = 10.0
+
+
 @dataclass(frozen=True)
 class VoiceMaskParams:
     """What the builder produces (no target-speaker data is needed: VoiceMask draws its parameters)."""
@@ -62,8 +65,11 @@ def draw_voicemask(params: VoiceMaskParams, rng: np.random.Generator) -> dict:
 class VoiceMaskTransformer:
     """fit() is a no-op kept for the common API (VoiceMask needs nothing from the source speaker)."""
 
-    def __init__(self, params: VoiceMaskParams = VoiceMaskParams(), world: WorldConfig = WorldConfig(),
+    def __init__(self, params: VoiceMaskParams = VoiceMaskParams(), world: WorldConfig | None = None,
                  seed: int = 0):
+        # 10 ms frames by default: meets the one-core real-time-factor target of 0.04 (5 ms: ~0.045) for a
+        # copy-synthesis cost of ~0.4 dB log-spectral distance (bench/results/voice.md)
+        world = world or WorldConfig(frame_period=DEFAULT_FRAME_PERIOD)
         self.params = params
         self.world = world
         self.rng = np.random.default_rng(seed)
