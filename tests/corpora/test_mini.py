@@ -204,17 +204,21 @@ def test_refuses_to_overwrite_a_foreign_folder(tmp_path):
 
 
 def test_same_seed_is_byte_identical_other_seed_differs(mini_corpus, tmp_path):
-    """Same seed (here with another --nj) -> the same bytes, wavs included; another seed -> another corpus."""
-    again = build_corpus(tmp_path / "again", seed=0, size="tiny", nj=1)
-    a, b = _files(mini_corpus), _files(again)
-    assert a.keys() == b.keys()
-    diff = [k for k in a if a[k] != b[k]]
-    assert not diff, f"{len(diff)} files differ, e.g. {diff[:3]}"
-    other = _files(build_corpus(tmp_path / "other", seed=1, size="tiny"))
+    """Another seed -> another corpus; rebuilding the same folder with seed 0 (and another --nj) replaces it
+    with exactly the bytes of the fixture's corpus, wavs included."""
+    out = tmp_path / "c"
+    other = _files(build_corpus(out, seed=1, size="tiny"))
+    a = _files(mini_corpus)
     assert other["mini_train/text"] != a["mini_train/text"]
     wavs_a = {k: v for k, v in a.items() if k.endswith(".wav")}
     wavs_o = {k: v for k, v in other.items() if k.endswith(".wav")}
     assert not set(wavs_a.values()) & set(wavs_o.values())
+    assert read_stamp(out)["seed"] == 1
+    again = _files(build_corpus(out, seed=0, size="tiny", nj=1))
+    assert a.keys() == again.keys()
+    diff = [k for k in a if a[k] != again[k]]
+    assert not diff, f"{len(diff)} files differ, e.g. {diff[:3]}"
+    assert [p.name for p in out.iterdir() if p.name.startswith(".mini-tmp")] == []
 
 
 def test_prepare_data_script(repo_root, mini_corpus):
