@@ -600,27 +600,22 @@ def new_context(rng: random.Random, pools: Pools, gender_a: str, gender_b: str) 
 
 
 def dialogue_templates(rng: random.Random, max_turns: int) -> list[tuple[str, str]]:
-    """(role, template) per turn; roles alternate A, B, A, ... starting with A (the caller)."""
+    """(role, template) per turn; roles alternate A, B, A, ... starting with A (the caller); at most max_turns
+    turns (a cut dialogue loses its end, as a recording that stops)."""
     out: list[tuple[str, str]] = []
     role = "A"
     for name, ta, tb, p in FLOW:
         if name not in ("open", "close") and rng.random() > p:
             continue
-        reps = 2 if name in ("propose", "reject", "small", "place") and rng.random() < 0.25 else 1
-        for _ in range(reps):
-            if name == "close" and out:
-                # the closing pair: whoever speaks next closes, the other replies
-                pass
-            templates = ta if role == "A" else tb
-            if name == "close":
-                templates = CLOSING_A if len(out) % 2 == 0 else CLOSING_B
+        if name == "close":  # whoever speaks next sums up or says goodbye, the other one answers
+            stage = [CLOSING_A, CLOSING_B]
+        else:
+            stage = [ta if role == "A" else tb] * (2 if name in ("propose", "reject", "small", "place")
+                                                  and rng.random() < 0.25 else 1)
+        for templates in stage:
             out.append((role, rng.choice(templates)))
             role = "B" if role == "A" else "A"
-    if out[-1][1] in CLOSING_A:
-        out.append((role, rng.choice(CLOSING_B)))
-    if len(out) > max_turns:
-        out = out[:max_turns - 1] + [out[-1]] if max_turns > 1 else out[:1]
-    return out
+    return out[:max(1, max_turns)]
 
 
 REPEATABLE = {"I", "we", "the", "so", "can", "it", "that", "is", "and", "my", "we", "you", "how", "what"}
