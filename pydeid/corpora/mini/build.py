@@ -32,7 +32,7 @@ from .voices import assign_speakers
 
 log = logging.getLogger(__name__)
 
-CORPUS_VERSION = 5  # bump whenever the generated corpus changes
+CORPUS_VERSION = 6  # bump whenever the generated corpus changes
 SPLITS = ("train", "dev", "test")
 DATA_DIRS = ("mini_train", "mini_dev", "mini_test", "mini_test_enroll", "mini_test_trial")
 VOICES_FILE = "mini_voices.txt"

@@ -164,7 +164,10 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
         y = resample(x, syn.rate, SR) * (10 ** ((v.gain_db + rng.uniform(-2.0, 2.0)) / 20))
         y = np.concatenate([np.zeros(int(lead * SR), np.float32), y, np.zeros(int(tail * SR), np.float32)])
         y = y + rng.normal(0.0, 10 ** (-66 / 20), len(y)).astype(np.float32)  # dither: no digital silence
-        y = np.clip(y, -0.99, 0.99).astype(np.float32)
+        peak = float(np.max(np.abs(y)))
+        if peak > 0.95:  # loud voices: scale down rather than clip
+            y = y * (0.95 / peak)
+        y = y.astype(np.float32)
         Path(job.wav_path).parent.mkdir(parents=True, exist_ok=True)
         write_audio(job.wav_path, y, SR)
         dur = len(y) / SR
