@@ -208,6 +208,7 @@ def build_corpus(out_dir, seed: int = 0, size: str = "tiny", nj: int | None = No
     tmp.mkdir()
     try:
         _build_into(tmp, out_dir, params, nj)
+        _check(tmp)
         # move into place; the stamp goes last
         (out_dir / STAMP).unlink(missing_ok=True)
         for name in DATA_DIRS + ("wav", VOICES_FILE):
@@ -276,6 +277,19 @@ def _build_into(tmp: Path, final: Path, params: dict, nj: int) -> None:
         for v in spk_by_split[split]:
             lines.append(f"{v.spk} {split} {v.gender} {v.name} {v.rate} {v.pitch} {v.range} {v.wordgap} {v.gain_db}")
     atomic_write_text(tmp / VOICES_FILE, "\n".join(lines) + "\n")
+
+
+def _check(root: Path) -> None:
+    """Self-check before the corpus goes into place: valid data dirs, tags and CTM words equal to the text."""
+    from pydeid.io import ctm_by_utt, read_conll, read_ctm, read_kaldi_map, validate_data_dir
+    for name in DATA_DIRS:
+        d = root / name
+        validate_data_dir(d)  # audio paths point to the final location: opened by the tests, not here
+        text = {u: t.split() for u, t in read_kaldi_map(d / "text").items()}
+        tags = {s.id: s.tokens for s in read_conll(d / "tags.conll")}
+        ctm = {u: [e.token for e in es] for u, es in ctm_by_utt(read_ctm(d / "words.ctm")).items()}
+        if tags != text or ctm != text:
+            raise RuntimeError(f"{name}: tags.conll or words.ctm disagree with text (a bug in the generator)")
 
 
 def corpus_stats(out_dir) -> dict:
