@@ -229,7 +229,7 @@ def _build_into(tmp: Path, final: Path, params: dict, nj: int) -> None:
     spk_by_split = assign_speakers({s: params[f"n_{s}_speakers"] for s in SPLITS}, seed)
     voices = {v.spk: v for vs in spk_by_split.values() for v in vs}
     info: dict[str, dict] = {}
-    tasks, order = [], []
+    tasks = []
     split_utts: dict[str, list[str]] = {}
     for split in SPLITS:
         for attempt in range(50):
