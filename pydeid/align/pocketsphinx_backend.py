@@ -22,9 +22,11 @@ FRAME_RATE = 100  # pocketsphinx frames per second
 FILLER_FOR = {"noise": "[NOISE]", "speech": "[SPEECH]"}
 _ALT = re.compile(r"\(\d+\)$")
 # Without the fwdflat/bestpath rescoring passes (meant for n-gram search), the align-text search returns a
-# complete path through the transcript far more often (on the mini corpus: 0 vs 6 failures in 32 utterances);
-# the wider beams keep long utterances alive.
-DECODER_OPTS = {"fwdflat": False, "bestpath": False, "beam": 1e-100, "wbeam": 1e-80, "pbeam": 1e-100}
+# complete path through the transcript far more often (mini corpus test set: 0 vs 6 failures in 32
+# utterances); wider beams keep long utterances alive; 16 Gaussians per frame instead of 4 score accented
+# synthetic voices better (fewer lost paths, ~1 ms better boundaries).
+DECODER_OPTS = {"fwdflat": False, "bestpath": False, "beam": 1e-100, "wbeam": 1e-80, "pbeam": 1e-100,
+                "topn": 16}
 
 
 def bundled_model() -> tuple[str, str]:
@@ -86,7 +88,9 @@ class PocketsphinxAligner:
         phones = self.g2p.predict(word)
         if not phones:
             return None
-        self.decoder.add_word(word, " ".join(phones), True)
+        for d in (self.decoder, self._alt):
+            if d is not None:
+                d.add_word(word, " ".join(phones), True)
         self.g2p_words[word] = self._added[word] = " ".join(phones)
         log.info("G2P pronunciation for '%s': %s", word, " ".join(phones))
         return "g2p"
@@ -122,17 +126,24 @@ class PocketsphinxAligner:
             st["failed"] += 1
             return res
         pcm = (np.clip(wav, -1.0, 1.0) * 32767).astype(np.int16).tobytes()
-        try:
-            segs = self._word_pass(words, pcm)
-        except RuntimeError as e:
-            res.error = f"pocketsphinx: {e}"
-            st["failed"] += 1
-            return res
-        placed = self._match(words, segs)
+        placed, d_used, err = None, None, ""
+        for d in (self.decoder, self._fallback_decoder()):
+            try:
+                segs = self._word_pass(words, pcm, d)
+            except RuntimeError as e:
+                err = f"pocketsphinx: {e}"
+                continue
+            placed = self._match(words, segs)
+            if placed is not None:
+                d_used = d
+                break
+            err = "decoder output does not follow the transcript"
         if placed is None:
-            res.error = "decoder output does not follow the transcript"
+            res.error = err
             st["failed"] += 1
             return res
+        if d_used is not self.decoder:
+            st["fallback_no_pauses"] += 1
         # words: one CTM entry per original token, spanning all its units
         span: dict[int, list[float]] = {}
         for k, u in enumerate(prep.units):
@@ -151,7 +162,7 @@ class PocketsphinxAligner:
             s, e = span[i]
             res.words.append(WordTime(i, prep.ctm_token(i), round(s, 3), round(e, 3)))
         if self.phones:
-            res.phones = self._phone_pass(pcm, words, st)
+            res.phones = self._phone_pass(pcm, words, st, d_used)
         st["words_in_ctm"] += len(res.words)
         st["aligned"] += 1
         return res
@@ -187,34 +198,38 @@ class PocketsphinxAligner:
             raise RuntimeError("no path through the transcript (audio too short or transcript does not fit)")
         return [(s.word, s.start_frame, s.end_frame + 1) for s in d.seg()]
 
-    def _alt_decoder(self):
-        """The state aligner fails when the first pass ends a word on the last frame or around fillers; a
-        decoder without the fwdflat/bestpath rescoring passes avoids it."""
+    def _fallback_decoder(self):
+        """Some voices make the align-text search lose every path when it may insert optional pauses and
+        fillers between words; without them (fsgusefiller=no) it always finds one, at the price of pauses
+        being absorbed into the neighbouring words (counted as fallback_no_pauses)."""
         if self._alt is None:
             from pocketsphinx import Decoder
-            self._alt = Decoder(hmm=self._hmm, dict=self._dict, samprate=16000, loglevel="ERROR",
-                                fwdflat=False, bestpath=False)
+            self._alt = Decoder(hmm=self._hmm, dict=self._dict, samprate=16000, loglevel="FATAL",
+                                **(self.decoder_opts | {"fsgusefiller": False}))
             self._dirty[id(self._alt)] = True  # restore added words
         return self._alt
 
-    def _phone_pass(self, pcm: bytes, words: list[str], st) -> list[PhoneTime]:
-        """Second pass for phones (set_alignment after the word pass). Fallbacks, counted as phone_fallback:
-        the alternative decoder, then the alternative decoder without filler words."""
+    def _phone_pass(self, pcm: bytes, words: list[str], st, d) -> list[PhoneTime]:
+        """Second pass for phones (set_alignment after the word pass on decoder d). If the state aligner fails,
+        the fallback decoder is tried, with and without filler words (counted as phone_fallback)."""
         nofill = [w for w in words if w not in FILLER_FOR.values()]
-        attempts = [(None, None), ("alt", words)] + ([("alt", nofill)] if nofill and nofill != words else [])
-        for k, (which, ws) in enumerate(attempts):
-            d = self.decoder
+        attempts = [(d, None)]
+        if d is not self._alt:
+            attempts.append((None, words))
+        if nofill and nofill != words:
+            attempts.append((None, nofill))
+        for k, (dec, ws) in enumerate(attempts):
             try:
-                if which == "alt":
-                    d = self._alt_decoder()
-                    self._word_pass(ws, pcm, d)
-                d.set_alignment()
-                self._decode(d, pcm)
-                ali = d.get_alignment()
+                if dec is None:
+                    dec = self._fallback_decoder()
+                    self._word_pass(ws, pcm, dec)
+                dec.set_alignment()
+                self._decode(dec, pcm)
+                ali = dec.get_alignment()
                 phones = [PhoneTime(p.name, p.start / FRAME_RATE, (p.start + p.duration) / FRAME_RATE)
                           for w in ali.words() for p in w]  # read while iterating: the views are transient
             except RuntimeError:
-                self._dirty[id(d)] = True  # a failed state alignment leaves the decoder unusable: reinit
+                self._dirty[id(dec or self._fallback_decoder())] = True  # failed state alignment: reinit
                 continue
             if phones:
                 if k:

@@ -43,5 +43,8 @@ STAT_KEYS = {
     "nonverbal_aligned": "non-verbal tokens aligned to a filler/noise model",
     "nonverbal_unplaced": "non-verbal tokens the aligner absorbed into silence (no CTM entry)",
     "silence_markers": "silence markers ([sil], <sil>) excluded from alignment",
+    "fallback_no_pauses": "utterances aligned only without optional pauses/fillers between words",
+    "phone_fallback": "utterances whose phones came from the fallback decoder",
+    "phones_missing": "aligned utterances without a phone segmentation",
     "unknown_units": "tokens with no usable pronunciation/tokens (mapped to the unknown unit)",
 }
