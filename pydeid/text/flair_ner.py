@@ -39,6 +39,10 @@ class NerConfig:
     hidden_size: int = 256
     rnn_layers: int = 1
     use_crf: bool = True
+    dropout: float = 0.0                  # flair's defaults; smaller corpora train faster with less dropout
+    word_dropout: float = 0.05
+    locked_dropout: float = 0.5
+    optimizer: str = "sgd"                # sgd (seed 004, flair's default) | adam (converges faster on tiny data)
     learning_rate: float = 0.1
     anneal_factor: float = 0.5
     patience: int = 3
@@ -46,6 +50,8 @@ class NerConfig:
     mini_batch_size: int = 32
     max_epochs: int = 50
     lowercase: bool = False               # train/tag on lower-cased tokens (ASR-like input)
+    use_dev: bool = True                  # anneal on the dev score and keep the best dev model (seed 004); False:
+                                          # anneal on the training loss, keep the final model (tiny corpora)
     seed: int = 0
     threads: int = 0                      # torch threads (0: leave as is)
     extra: dict = field(default_factory=dict)
@@ -158,18 +164,23 @@ def train_tagger(train: Sequence[ConllSentence], dev: Sequence[ConllSentence], o
         CharacterEmbeddings(path_to_char_dict=char_dict, char_embedding_dim=cfg.char_embedding_dim,
                             hidden_size_char=cfg.hidden_size_char),
     ])
-    corpus = Corpus(train=SentenceDataset(train_f), dev=SentenceDataset(dev_f) if dev_f else None,
+    use_dev = cfg.use_dev and bool(dev_f)
+    corpus = Corpus(train=SentenceDataset(train_f), dev=SentenceDataset(dev_f) if use_dev else None,
                     test=SentenceDataset(test_f) if test_f else None, sample_missing_splits=False)
-    tag_dict = corpus.make_label_dictionary("ner", add_unk=False)
+    tag_dict = Corpus(train=SentenceDataset(train_f + dev_f), sample_missing_splits=False
+                      ).make_label_dictionary("ner", add_unk=False)
     tagger = SequenceTagger(hidden_size=cfg.hidden_size, embeddings=embeddings, tag_dictionary=tag_dict,
-                            tag_type="ner", use_crf=cfg.use_crf, rnn_layers=cfg.rnn_layers)
+                            tag_type="ner", use_crf=cfg.use_crf, rnn_layers=cfg.rnn_layers, dropout=cfg.dropout,
+                            word_dropout=cfg.word_dropout, locked_dropout=cfg.locked_dropout)
     trainer = ModelTrainer(tagger, corpus)
-    trainer.train(str(work), learning_rate=cfg.learning_rate, mini_batch_size=cfg.mini_batch_size,
+    optim = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam}[cfg.optimizer]
+    trainer.train(str(work), optimizer=optim, learning_rate=cfg.learning_rate, mini_batch_size=cfg.mini_batch_size,
                   max_epochs=cfg.max_epochs, anneal_factor=cfg.anneal_factor, patience=cfg.patience,
                   min_learning_rate=cfg.min_learning_rate, embeddings_storage_mode="none",
                   shuffle=True, save_final_model=True, create_file_logs=True, create_loss_file=True)
     best = work / "best-model.pt"
-    chosen = best if best.exists() else work / "final-model.pt"
+    # flair saves best-model.pt at the first epoch even when the dev score stays 0: keep it only if it learned
+    chosen = best if best.exists() and _best_dev_score(work / "training.log") > 0 else work / "final-model.pt"
     final = out_dir / "tagger.pt"
     tmp = out_dir / ".tagger.pt.tmp"
     shutil.copyfile(chosen, tmp)
@@ -181,6 +192,15 @@ def train_tagger(train: Sequence[ConllSentence], dev: Sequence[ConllSentence], o
     for p in work.glob("*.pt"):
         p.unlink()
     return final
+
+
+def _best_dev_score(log_file: Path) -> float:
+    import re
+    best = 0.0
+    if log_file.exists():
+        for m in re.finditer(r"DEV : loss \S+ - f1-score \(micro avg\)\s+([0-9.]+)", log_file.read_text()):
+            best = max(best, float(m.group(1)))
+    return best
 
 
 class FlairDetector:

@@ -1,0 +1,97 @@
+"""The flair BiLSTM-CRF tagger trains and tags fully offline on the mini corpus and on real SNIPS text.
+
+Sockets are blocked while training and tagging: a hidden download (flair's default character dictionary, named
+embeddings such as "glove") would fail the test. The figures are printed (pytest -s) for the report; the
+assertions check that the tagger really learned (its fit on the training data) and that tagging works end to end.
+"""
+
+import socket
+
+import pytest
+
+from pydeid.io import read_conll
+from pydeid.text.flair_ner import FlairDetector, NerConfig, train_tagger
+from pydeid.text.metrics import all_or_nothing_recall, macro_f1, span_prf
+
+# small and fast, but able to fit a tiny corpus within seconds on one core
+TINY = dict(vectors_dim=32, vectors_epochs=20, hidden_size=64, char_embedding_dim=16, hidden_size_char=16,
+            mini_batch_size=4, optimizer="adam", learning_rate=0.01, locked_dropout=0.0, word_dropout=0.0,
+            use_dev=False, threads=1, seed=0)
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    def refuse(*a, **k):
+        raise OSError("network access attempted during an offline test")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def _evaluate(model, sents, dialogues=None):
+    det = FlairDetector(model)
+    pred = det.detect_many([s.tokens for s in sents])
+    gold = [s.spans() for s in sents]
+    ps = [[(x.start, x.end, x.type) for x in p] for p in pred]
+    res = span_prf(gold, ps)
+    aon = all_or_nothing_recall([s.tokens for s in sents], gold, ps, dialogues or [s.id for s in sents])
+    return res, aon, pred
+
+
+def _report(name, res, aon):
+    print(f"\n{name}: exact P/R/F1 {res['ALL'].exact}, partial {res['ALL'].partial}, macro F1 "
+          f"{macro_f1(res):.3f}, any-type partial F1 {res['ANY-TYPE'].partial[2]:.3f}, all-or-nothing recall "
+          f"{aon['aon_recall']:.3f}")
+    for t, v in sorted(res.items()):
+        print(f"  {t:8s} gold {v.n_gold:4d} pred {v.n_pred:4d} exact F1 {v.exact[2]:.3f} partial F1 {v.partial[2]:.3f}")
+
+
+def test_flair_trains_and_tags_offline_on_mini(mini_corpus, tmp_path, no_network):
+    train = read_conll(mini_corpus / "mini_train" / "tags.conll")
+    dev = read_conll(mini_corpus / "mini_dev" / "tags.conll")
+    test = read_conll(mini_corpus / "mini_test" / "tags.conll")
+    model = train_tagger(train, dev, tmp_path / "ner", NerConfig(max_epochs=15, **TINY))
+    assert model.exists() and (tmp_path / "ner" / "ner_config.json").exists()
+    assert not list((tmp_path / "ner").glob("work/*.pt"))
+    fit, _, _ = _evaluate(tmp_path / "ner", train)
+    res, aon, pred = _evaluate(tmp_path / "ner", test, [s.id.split("-")[1] for s in test])
+    _report("mini train (fit)", fit, {"aon_recall": float("nan")})
+    _report("mini test", res, aon)
+    assert fit["ALL"].exact[2] > 0.5            # it learned the training data
+    assert fit["ANY-TYPE"].partial[2] > 0.8
+    assert all(0 <= x.start < x.end <= len(s.tokens) for s, p in zip(test, pred) for x in p)
+    assert {x.type for p in pred for x in p} <= {"PER", "ORG", "LOC", "DATE", "TIME", "NUM"}
+
+
+def test_flair_on_real_snips_text(snips_dir, tmp_path, no_network):
+    train = read_conll(snips_dir / "snips_train.conll")[::7]        # every intent, 300 sentences
+    valid = read_conll(snips_dir / "snips_valid.conll")[::3]
+    cfg = NerConfig(max_epochs=5, **dict(TINY, mini_batch_size=8))
+    train_tagger(train, valid, tmp_path / "ner", cfg)
+    fit, _, _ = _evaluate(tmp_path / "ner", train)
+    res, aon, _ = _evaluate(tmp_path / "ner", valid)
+    _report(f"snips train ({len(train)} sentences, fit)", fit, {"aon_recall": float("nan")})
+    _report(f"snips valid ({len(valid)} sentences)", res, aon)
+    assert fit["ALL"].exact[2] > 0.3
+    assert res["ANY-TYPE"].partial[2] > 0.2
+
+
+def test_cli_train_and_tag_lowercase(mini_corpus, tmp_path, no_network, capsys):
+    """train-ner --lowercase then tag-entities on lower-cased (ASR-like) text, flair + grammar union."""
+    import yaml
+
+    from pydeid.cli import main
+    cfg = tmp_path / "ner.yaml"
+    cfg.write_text(yaml.safe_dump(dict(TINY, max_epochs=3)))
+    d = mini_corpus
+    assert main(["train-ner", "--config", str(cfg), "--lowercase", str(d / "mini_train"), str(d / "mini_dev"),
+                 str(tmp_path / "m")]) == 0
+    out = tmp_path / "pred.conll"
+    assert main(["tag-entities", "--detectors", "flair,grammar", "--model", str(tmp_path / "m"),
+                 "--lowercase-input", "--gold", str(d / "mini_test" / "tags.conll"), str(d / "mini_test"),
+                 str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "ANY-TYPE" in printed
+    sents = read_conll(out)
+    assert all(t == t.lower() for s in sents for t in s.tokens)
+    assert any(s.spans() for s in sents)
