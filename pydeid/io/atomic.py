@@ -13,6 +13,14 @@ from pathlib import Path
 from typing import IO, Iterator
 
 
+def _default_mode() -> int:
+    # mkstemp creates 0600 files; ordinary outputs get what open() would give (0666 minus the umask)
+    # so data dirs stay readable on a shared cluster file system. Secrets pass file_mode=0o600.
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
                  file_mode: int | None = None) -> Iterator[IO]:
@@ -26,8 +34,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     binary = "b" in mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        if file_mode is not None:
-            os.fchmod(fd, file_mode)
+        os.fchmod(fd, _default_mode() if file_mode is None else file_mode)
         with os.fdopen(fd, mode, encoding=None if binary else encoding) as f:
             yield f
             f.flush()

@@ -51,6 +51,15 @@ def test_interrupted_process_leaves_nothing(tmp_path, sig):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_ordinary_files_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "text", "a b\n")
+    finally:
+        os.umask(old)
+    assert (os.stat(tmp_path / "text").st_mode & 0o777) == 0o644
+
+
 def test_secret_mode_and_placement(tmp_path):
     corpus = tmp_path / "data" / "neutral"
     corpus.mkdir(parents=True)
