@@ -154,10 +154,17 @@ def word_token_ids(s2t, words: list[str]) -> tuple[list[list[int]], int | None, 
     n_unk = 0
     out = []
     for w in words:
-        toks = [t for t in tok.text2tokens(w) if t != "<space>"]
-        ids = conv.tokens2ids(toks)
-        n_unk += sum(1 for i in ids if unk is not None and i == unk)
-        out.append([int(i) for i in ids])
+        # the model was trained on the recipe's normalised text (often lower case): of the word as written,
+        # lower-cased and upper-cased, take the spelling with the fewest unknown tokens
+        best = None
+        for variant in dict.fromkeys((w, w.lower(), w.upper())):
+            toks = [t for t in tok.text2tokens(variant) if t != "<space>"]
+            ids = [int(i) for i in conv.tokens2ids(toks)]
+            k = sum(1 for i in ids if unk is not None and i == unk)
+            if best is None or k < best[0]:
+                best = (k, ids)
+        n_unk += best[0]
+        out.append(best[1])
     # sentencepiece/word models mark word starts themselves: only char-like vocabularies use a separator
     return out, sep, n_unk
 
