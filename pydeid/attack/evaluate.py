@@ -25,6 +25,7 @@ from .trials import check_trials, read_trials, trial_subset
 log = logging.getLogger(__name__)
 SUBSETS = ("pooled", "male", "female")
 P_TARGETS = (0.01, 0.05)  # minDCF operating points, C_miss = C_fa = 1
+MIN_MATED_FOR_LINKABILITY = 20
 
 
 def _matrix(vectors: dict, keys: list[str], where: Path) -> np.ndarray:
@@ -44,7 +45,9 @@ def subset_metrics(tar: np.ndarray, non: np.ndarray) -> dict:
     out["eer_threshold"] = thr
     for p in P_TARGETS:
         out[f"min_dcf_p{p:g}"] = M.min_dcf(tar, non, p_target=p)[0]
-    out["linkability"] = M.linkability(tar, non)[0]
+    # D_sys uses min(#mated / 10, 100) histogram bins: with fewer than 20 mated scores there is a single bin and
+    # D_sys is 0 whatever the scores, so it is reported as undefined rather than as "unlinkable"
+    out["linkability"] = M.linkability(tar, non)[0] if len(tar) >= MIN_MATED_FOR_LINKABILITY else None
     return out
 
 

@@ -40,8 +40,9 @@ def run(args):
     for b, per in res["backends"].items():
         for sub, m in per.items():
             if "eer_pct" in m:
+                link = "-" if m["linkability"] is None else f"{m['linkability']:.3f}"
+                acc = "-" if m["acc_pct"] is None else f"{m['acc_pct']:.1f}%"
                 print(f"{args.out_dir} {b} {sub}: EER {m['eer_pct']:.2f}% minDCF(0.01) {m['min_dcf_p0.01']:.3f} "
-                      f"linkability {m['linkability']:.3f} ACC "
-                      + ("-" if m["acc_pct"] is None else f"{m['acc_pct']:.1f}%"))
+                      f"linkability {link} ACC {acc}")
     if "pitch" in res and res["pitch"]["pitch_correlation"] is not None:
         print(f"{args.out_dir}: pitch correlation {res['pitch']['pitch_correlation']:.3f}")

@@ -1,0 +1,89 @@
+"""From several score dirs (one per method x strategy x scenario), `pydeid attack-table` writes the seed 004
+layout: one RESULTS.md section per scenario, rows Pooled / Male / Female, columns method x strategy."""
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from pydeid.attack.embeddings import write_vectors
+from pydeid.attack.evaluate import evaluate
+from pydeid.attack.trials import make_trials, write_trials
+from pydeid.io import DataDir, write_kaldi_map
+
+COLUMNS = [("voicemask", "3"), ("vtln", "1"), ("vtln", "2"), ("vtln", "3"), ("mcadams", "-")]
+SCENARIOS = ["ignorant", "lazy-informed", "semi-informed"]
+
+
+def corpus(n_spk, n_utt, prefix):
+    d = DataDir(utt2gender={}, spk2gender={})
+    for i in range(n_spk):
+        spk = f"{prefix}{i:02d}"
+        d.spk2gender[spk] = "mf"[i % 2]
+        for j in range(n_utt):
+            u = f"{spk}-{j:02d}"
+            d.wav_scp[u], d.text[u], d.utt2spk[u], d.utt2gender[u] = f"/nonexistent/{u}.wav", "x", spk, "mf"[i % 2]
+    return d
+
+
+def embed(data, rng, dim, noise):
+    """Speaker mean (fixed per speaker id) + session noise: larger noise = better voice protection."""
+    means = {s: np.random.default_rng(abs(hash(s)) % 2**32).normal(size=dim) for s in data.spk2utt}
+    return {u: means[data.utt2spk[u]] + rng.normal(0, noise, dim) for u in data.utts}
+
+
+def xvec_dir(path, data, vectors):
+    path.mkdir(parents=True)
+    write_vectors(path / "xvector.ark", path / "xvector.scp", vectors)
+    write_kaldi_map(path / "utt2spk", data.utt2spk)
+
+
+def test_table_layout_from_score_dirs(tmp_path):
+    rng = np.random.default_rng(0)
+    dim = 16
+    train = corpus(10, 6, "tr")
+    enroll, trial, trials = make_trials(corpus(6, 6, "te"), num_enroll=2, seed=0)
+    for name, d in (("train", train), ("enroll", enroll), ("trial", trial)):
+        d.write(tmp_path / name)
+    write_trials(tmp_path / "trial" / "trials", trials)
+    score_dirs = []
+    for k, scenario in enumerate(SCENARIOS):
+        for c, (method, strategy) in enumerate(COLUMNS):
+            noise = 0.3 + 0.4 * c + 0.5 * (2 - k)  # ignorant attacker fares worst
+            run = tmp_path / f"{scenario}_{method}_{strategy}"
+            xvec_dir(run / "xv_train", train, embed(train, rng, dim, noise))
+            xvec_dir(run / "xv_enroll", enroll, embed(enroll, rng, dim, noise))
+            xvec_dir(run / "xv_trial", trial, embed(trial, rng, dim, noise))
+            evaluate(run / "xv_train", tmp_path / "enroll", run / "xv_enroll", tmp_path / "trial",
+                     run / "xv_trial", tmp_path / "trial" / "trials", run / "scores",
+                     info={"scenario": scenario, "method": method, "strategy": strategy}, plots=(k == 0 and c == 0),
+                     lda_dim=8, plda_rank=8)
+            score_dirs.append(str(run / "scores"))
+    assert (tmp_path / "ignorant_voicemask_3" / "scores" / "det_plda.png").stat().st_size > 1000
+    m = json.loads((tmp_path / "ignorant_voicemask_3" / "scores" / "metrics.json").read_text())
+    assert set(m["backends"]) == {"cosine", "plda"} and set(m["backends"]["plda"]) == {"pooled", "male", "female"}
+
+    results = tmp_path / "RESULTS.md"
+    results.write_text("# RESULTS\n\n<!-- begin asr -->\nasr table kept\n<!-- end asr -->\n")
+    r = subprocess.run([sys.executable, "-m", "pydeid", "attack-table", "--results", str(results)] + score_dirs[::-1],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    text = results.read_text()
+    assert "asr table kept" in text
+    header = "| Subset | VoiceMask S3 | VTLN S1 | VTLN S2 | VTLN S3 | McAdams |"
+    for scenario in SCENARIOS:
+        section = re.search(rf"<!-- begin attack_{scenario} -->(.*?)<!-- end attack_{scenario} -->", text, re.S)
+        assert section, scenario
+        body = section.group(1)
+        lines = [ln for ln in body.splitlines() if ln.startswith("| ")]
+        assert re.sub(r" +", " ", lines[0]) == header
+        rows = [re.sub(r" +", " ", ln).split(" | ") for ln in lines[1:4]]
+        assert [row[0] for row in rows] == ["| Pooled", "| Male", "| Female"]
+        values = [float(v.strip(" |")) for v in rows[0][1:]]
+        assert len(values) == 5 and all(0 <= v <= 100 for v in values)
+    # rerunning replaces the sections instead of appending copies
+    subprocess.run([sys.executable, "-m", "pydeid", "attack-table", "--results", str(results)] + score_dirs,
+                   check=True, capture_output=True)
+    assert results.read_text().count("<!-- begin attack_ignorant -->") == 1
