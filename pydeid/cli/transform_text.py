@@ -62,7 +62,11 @@ def run(args):
     pools = Pools(read_conll(args.pool_conll) if args.pool_conll else sents)
     cfg = TransformConfig(strategies=strategies, p=args.p, seed=args.seed, avoid_original=args.avoid_original,
                           exemplars=exemplars, pseudonym_source=args.pseudonym_source)
-    res = TextTransformer(cfg, pools).transform(sents, dlg)
+    from pydeid.text.pools import PoolError
+    try:
+        res = TextTransformer(cfg, pools).transform(sents, dlg)
+    except PoolError as e:
+        raise SystemExit(f"transform-text: {e}") from None
     out = Path(args.out_data)
     write_transformed_dir(args.data, out, res.sentences)
     if res.pseudonym_map:

@@ -64,6 +64,10 @@ class Sampler:
         return rest[int(rng.choice(len(rest), p=w / w.sum()))][0]
 
 
+class PoolError(ValueError):
+    pass
+
+
 class Pools:
     """Per-type word and entity frequencies of a tagged corpus."""
 
@@ -91,7 +95,7 @@ class Pools:
         if key not in self._samplers:
             src = {"word": self.word_counts, "entity": self.entity_counts}[kind]
             if typ not in src or not src[typ]:
-                raise KeyError(f"the replacement pool has no {typ} {kind}s (give a --pool-conll with {typ} "
-                               f"entities, or choose another strategy for {typ})")
+                raise PoolError(f"the replacement pool has no {typ} {kind} (give a --pool-conll with {typ} "
+                                f"entities, or choose another strategy for {typ})")
             self._samplers[key] = Sampler(src[typ])
         return self._samplers[key]
