@@ -124,3 +124,22 @@ def merge_decode_dirs(out_dir, parts) -> Path:
     atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")
     return out
 
+
+
+def hyp_data_dir(data, decode_dir, out) -> Path:
+    """A data dir whose transcript is the ASR output (seed 004 section 5.2: text transformation and masking run
+    on ASR transcriptions): <data>'s audio and speaker tables, text = hypotheses (normalised, e.g. lower case),
+    words.ctm = hypothesis word timings. Utterances with an empty hypothesis keep an empty text line."""
+    from pydeid.io import DataDir, read_ctm, write_ctm
+    d = DataDir.read(data)
+    decode_dir, out = Path(decode_dir), Path(out)
+    hyps = read_kaldi_map(decode_dir / "text", require_value=False, check_sorted=False)
+    missing = [u for u in d.utts if u not in hyps]
+    if missing:
+        raise ValueError(f"{decode_dir}/text: no hypothesis for {len(missing)} utterances of {data} "
+                         f"(e.g. {missing[0]})")
+    d.text = {u: " ".join(hyps[u].split()) for u in d.utts}
+    d.write(out)
+    if (decode_dir / "hyp.ctm").exists():
+        write_ctm(out / "words.ctm", [e for e in read_ctm(decode_dir / "hyp.ctm") if e.utt in d.utt2spk])
+    return out

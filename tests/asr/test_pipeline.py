@@ -56,7 +56,13 @@ def test_train_decode_score_small(mini_corpus, tmp_path):
 
     dec = exp / "decode_mini_test"
     run_step(["steps/decode_asr.sh", "--nj", "1", "--beam-size", "2", str(exp), str(test), str(dec)])
-    _check_decode(test, dec)
+    hyps = _check_decode(test, dec)
+    # ASR output as a data dir (text transformation / masking on ASR transcripts, seed 004 section 5.2)
+    from pydeid.asr.decode import hyp_data_dir
+    hd = DataDir.read(hyp_data_dir(test, dec, tmp_path / "mini_test_asr"))
+    assert hd.text == {u: hyps[u] for u in hd.utts} and hd.wav_scp == DataDir.read(test).wav_scp
+    assert [e.token for e in read_ctm(tmp_path / "mini_test_asr" / "words.ctm")] == \
+        [w for u in hd.utts for w in hyps[u].split()]
     p = run_step(["steps/score.sh", str(test), str(dec)])
     assert "%WER" in p.stdout
     res = json.loads((dec / "scoring" / "results.json").read_text())
