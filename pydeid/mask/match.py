@@ -4,14 +4,14 @@ Tokens are compared on a normalised key (case, accents and punctuation ignored; 
 "Stella." in a tag file finds "stella" in a CTM. Pure punctuation tokens are left out on both sides. Where the
 two sides split words differently ("super-imposition" vs "super imposition"), a differing region whose
 concatenated keys are equal is paired by character offsets. Anything else is a real mismatch: MatchError names
-the utterance and the differing tokens.
+the utterance and the differing tokens. Non-verbal tokens ([noise], <unk>) are not words: they are ignored.
 """
 
 from __future__ import annotations
 
 import difflib
 
-from pydeid.align.normalize import match_key
+from pydeid.align.normalize import is_nonverbal, match_key
 
 
 class MatchError(ValueError):
@@ -21,10 +21,12 @@ class MatchError(ValueError):
 
 
 def _keys(tokens: list[str]) -> tuple[list[int], list[str]]:
+    """Comparable tokens: punctuation and non-verbal tokens ([noise], <unk>: an aligner may place or absorb
+    them) are left out."""
     idx, keys = [], []
     for i, t in enumerate(tokens):
         k = match_key(t)
-        if k:
+        if k and not is_nonverbal(t):
             idx.append(i)
             keys.append(k)
     return idx, keys

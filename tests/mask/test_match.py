@@ -32,3 +32,9 @@ def test_non_strict_tolerates_untagged_differences_only():
     assert out == [[], [0], [1]]
     with pytest.raises(MatchError):
         match_tokens(["call", "Stella"], ["call", "Bella"], "u", required={1}, strict=False)
+
+
+def test_nonverbal_tokens_present_on_one_side_only_are_ignored():
+    a = ["[noise]", "call", "Stella", "<unk>"]
+    b = ["call", "[laughter]", "stella"]
+    assert match_tokens(a, b, "u", required={2}) == [[], [0], [2], []]
