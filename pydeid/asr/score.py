@@ -123,6 +123,7 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     atomic_write_text(sdir / "result.md", table + extra)
     if results_md is None:
         results_md = decode_dir.parent / "RESULTS.md"
-    update_results_section(results_md, f"asr-score-{decode_dir.name}", table + extra,
-                           title=title or f"WER of {decode_dir.name} on {Path(data).name}")
+    exp_name = decode_dir.resolve().parent.name
+    update_results_section(results_md, f"asr-score-{exp_name}-{decode_dir.name}", table + extra,
+                           title=title or f"WER of {exp_name}/{decode_dir.name} on {Path(data).name}")
     return results

@@ -70,4 +70,4 @@ def test_train_decode_score_small(mini_corpus, tmp_path):
     assert res["all"]["words"] == sum(len(t.split()) for t in DataDir.read(test).text.values())
     assert res["all"]["cer"] > 0  # the WER figure itself is guarded by the slow test on the default-size corpus
     md = (exp / "RESULTS.md").read_text()
-    assert "asr-train" in md and "asr-score-decode_mini_test" in md
+    assert "asr-train" in md and "asr-score-asr_small-decode_mini_test" in md

@@ -38,7 +38,7 @@ def test_wer_counts_and_subsets(scored, tmp_path):
     assert res["EN"]["wer"] == pytest.approx(100 * 3 / 6)
     assert res["all"]["cer"] > 0
     md = (dec.parent / "RESULTS.md").read_text()
-    assert "<!-- begin asr-score-decode_test -->" in md and "62.50" in md
+    assert "<!-- begin asr-score-exp-decode_test -->" in md and "62.50" in md
     assert json.loads((dec / "scoring" / "results.json").read_text())["DE"]["wer"] == pytest.approx(100.0)
     assert "hyp: bring frog\n" in (dec / "scoring" / "per_utt").read_text()
 
