@@ -38,7 +38,7 @@ def add_arguments(p):
     p.add_argument("out_data", nargs="?")
 
 
-def _load_config(path, method):
+def _load_config(path):
     import yaml
     with open(path, encoding="utf-8") as f:
         conf = yaml.safe_load(f) or {}
@@ -68,7 +68,7 @@ def run(args):
     plan_path = exp_dir / "secrets" / C.PLAN_NAME
     pool_path = exp_dir / C.POOL_NAME
 
-    conf = _load_config(args.config, args.method) if args.config else {}
+    conf = _load_config(args.config) if args.config else {}
     world_conf = dict(conf.pop("world", {}) or {})
     for key, val in (("f0_method", args.f0_method), ("frame_period", args.frame_period),
                      ("fft_size", args.fft_size)):
@@ -87,30 +87,31 @@ def run(args):
     if args.part in ("all", "plan"):
         full = DataDir.read(in_dir)
         if args.resume and plan_path.exists() and not args.targets_file:
+            # keep every draw of the interrupted run; utterances new to the data dir get their own draws
+            args.targets_file = str(plan_path)
             log.info("resume: keeping the existing plan %s", plan_path)
-        else:
-            pool = None
-            if args.method == "vtln":
-                if not args.target_data:
-                    raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
-                if not (args.resume and pool_path.exists()):
-                    targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
-                                                progress=progress)
-                    targets.save(pool_path)
-                    log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
-                from pydeid.voice.vtln import VtlnTargets
-                pool = sorted(VtlnTargets.load(pool_path).models)
-            previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None
-            if previous and previous.get("method") != args.method:
-                raise FormatError(args.targets_file, None,
-                                  f"plan was made for method {previous.get('method')}, not {args.method}")
-            if previous:
-                method_params = previous.get("params", method_params)
-            plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous)
-            plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
-                             "fft_size": world.fft_size}
-            C.save_plan(plan, plan_path, out_dir, wav_dir)
-            log.info("plan (secret, mode 0600): %s", plan_path)
+        pool = None
+        if args.method == "vtln":
+            if not args.target_data:
+                raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
+            if not (args.resume and pool_path.exists()):
+                targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
+                                            progress=progress)
+                targets.save(pool_path)
+                log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
+            from pydeid.voice.vtln import VtlnTargets
+            pool = sorted(VtlnTargets.load(pool_path).models)
+        previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None
+        if previous and previous.get("method") != args.method:
+            raise FormatError(args.targets_file, None,
+                              f"plan was made for method {previous.get('method')}, not {args.method}")
+        if previous:
+            method_params = previous.get("params", method_params)
+        plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous)
+        plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
+                         "fft_size": world.fft_size}
+        C.save_plan(plan, plan_path, out_dir, wav_dir)
+        log.info("plan (secret, mode 0600): %s", plan_path)
 
     if args.part in ("all", "convert"):
         full = DataDir.read(in_dir)

@@ -13,13 +13,12 @@ import shutil
 import sys
 from pathlib import Path
 
-import numpy as np
 
-from pydeid.io import DataDir, FormatError, read_secret_json, write_audio, write_kaldi_map, write_secret_json
+from pydeid.io import DataDir, FormatError, read_secret_json, write_audio, write_secret_json
 
 from .common import rng_for
-from .mcadams import McAdamsParams, McAdamsTransformer, build_mcadams, draw_mcadams
-from .voicemask import VoiceMaskParams, VoiceMaskTransformer, build_voicemask, draw_voicemask
+from .mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
+from .voicemask import VoiceMaskTransformer, build_voicemask, draw_voicemask
 from .world import WorldConfig
 
 log = logging.getLogger(__name__)
@@ -177,7 +176,11 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
             from .world import analyze
             fit_utts = spk2utt[spk][:max_fit_utts]
             seed = int(rng_for(plan["seed"], "kmeans", spk).integers(2 ** 31))
-            tr.fit_features((analyze(full.load_audio(u), 16000, world) for u in fit_utts), seed=seed)
+            try:
+                tr.fit_features((analyze(full.load_audio(u), 16000, world) for u in fit_utts), seed=seed)
+            except ValueError as e:
+                raise FormatError(full.path / "utt2spk" if full.path else None, None,
+                                  f"cannot model source speaker '{spk}' for vtln: {e}") from None
         for u in spk_utts:
             wav = full.load_audio(u)
             entry = plan["utt"][u]
@@ -210,15 +213,16 @@ def assemble(in_dir: Path, out_dir: Path, wav_dir: Path) -> DataDir:
         raise FormatError(wav_dir, None, f"{len(missing)} utterances have no converted audio (e.g. {missing[0]}); "
                                          f"rerun the conversion with --resume")
     out_dir.mkdir(parents=True, exist_ok=True)
-    for f in sorted(Path(in_dir).iterdir()):
-        if f.is_file() and f.name not in AUDIO_BOUND and not f.name.startswith("."):
-            shutil.copyfile(f, out_dir / f.name)
     out = DataDir(wav_scp={u: str(wav_path(wav_dir, u)) for u in full.utts}, text=full.text,
                   utt2spk=full.utt2spk, utt2gender=full.utt2gender, spk2gender=full.spk2gender,
                   utt2dur=full.utt2dur)
     out.write(out_dir)
     for name in AUDIO_BOUND - {"wav.scp", "spk2utt"}:
         (out_dir / name).unlink(missing_ok=True)
+    # then every other file byte for byte (text, utt2spk, tags.conll, words.ctm, trials, ...)
+    for f in sorted(Path(in_dir).iterdir()):
+        if f.is_file() and f.name not in AUDIO_BOUND and not f.name.startswith("."):
+            shutil.copyfile(f, out_dir / f.name)
     check_no_original_paths(full, out_dir)
     return out
 

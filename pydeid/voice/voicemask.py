@@ -10,11 +10,11 @@ voice stays plausible.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
-from .warping import bilinear, bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
+from .warping import bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
 
@@ -88,4 +88,4 @@ class VoiceMaskTransformer:
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)
 
 
-__all__ = ["VoiceMaskParams", "build_voicemask", "draw_voicemask", "VoiceMaskTransformer", "asdict", "bilinear"]
+__all__ = ["VoiceMaskParams", "build_voicemask", "draw_voicemask", "VoiceMaskTransformer"]

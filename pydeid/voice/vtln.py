@@ -76,8 +76,8 @@ def speaker_model(feature_iter, k: int = 8, seed: int = 0, max_frames: int = 100
         logs.append(_normalised_log(f.sp[_speech_frames(f)]).astype(np.float32))
         f0s.append(f.f0[f.f0 > 0])
     L = np.concatenate(logs) if logs else np.zeros((0, 1), np.float32)
-    if len(L) < 4 * k:
-        raise ValueError(f"only {len(L)} voiced frames: too few for {k} classes")
+    if len(L) < 2 * k:
+        raise ValueError(f"only {len(L)} voiced speech frames: too few for {k} classes")
     rng = np.random.default_rng(seed)
     if len(L) > max_frames:
         L = L[np.sort(rng.choice(len(L), max_frames, replace=False))]
