@@ -34,10 +34,24 @@ def _usable_in_place(spec: str) -> bool:
     return info.samplerate == SR and info.channels == 1
 
 
+def _read(data, need_text: bool) -> DataDir:
+    """DataDir.read, or for decoding a data dir without text: wav.scp, utt2spk (and segments) only."""
+    p = Path(data)
+    if need_text or (p / "text").exists():
+        return DataDir.read(p)
+    from pydeid.io import read_kaldi_map, validate_data_dir
+    from pydeid.io.datadir import _parse_segments
+    validate_data_dir(p, no_text=True)
+    d = DataDir(path=p, wav_scp=read_kaldi_map(p / "wav.scp"), utt2spk=read_kaldi_map(p / "utt2spk"))
+    if (p / "segments").exists():
+        d.segments = _parse_segments(p / "segments")
+    return d
+
+
 def prepare_asr_data(data: str | os.PathLike, out: str | os.PathLike, norm: TextNorm,
                      need_text: bool = True) -> Path:
     """Write <out>/{wav.scp,text,utt2spk} for ESPnet. Returns <out>. Idempotent: dumped wavs are reused."""
-    d = DataDir.read(data)
+    d = _read(data, need_text)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     wav_scp, text, dropped = {}, {}, []
