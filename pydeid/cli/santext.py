@@ -21,7 +21,9 @@ def add_arguments(p):
 
 
 def run(args):
+    import logging
     import time
+    logging.getLogger("gensim").setLevel(logging.WARNING)
     from collections import Counter
 
     from pydeid.io.conll import Sentence
@@ -40,12 +42,14 @@ def run(args):
                  cache_dir=args.cache_dir)
     t_build = time.time() - t0
     t0 = time.time()
-    out, oov = [], 0
+    flat = [t for s in sents for t in s.tokens]          # one vectorised draw for the whole corpus
+    new = st.sanitize(flat)
+    oov = sum(t not in st.index for t in flat)
+    out, k = [], 0
     for s in sents:
-        new = st.sanitize(s.tokens)
-        oov += sum(t not in st.index for t in s.tokens)
-        out.append(Sentence(new, list(s.tags), s.id))
-    n_tok = sum(len(s.tokens) for s in sents)
+        out.append(Sentence(new[k:k + len(s.tokens)], list(s.tags), s.id))
+        k += len(s.tokens)
+    n_tok = len(flat)
     t_samp = time.time() - t0
     write_transformed_dir(args.data, args.out_data, out)
     stats = st.privacy_stats(runs=args.stats_runs)

@@ -28,7 +28,9 @@ def _read(path, name):
 
 
 def run(args):
+    import logging
     import time
+    logging.getLogger("gensim").setLevel(logging.WARNING)
 
     from pydeid.text.flair_ner import NerConfig, train_tagger
     from pydeid.text.transform import strip_punct

@@ -8,7 +8,8 @@
   dialogue counts as recalled only when every token of every one of its mentions there was detected.
 * leak rate: gold sensitive tokens that survive in the transformed text. The output is aligned to the original
   with difflib (tokens outside entities are unchanged, so they anchor the alignment); a gold token survives when it
-  is aligned to itself or reappears inside the replacement aligned to it. Counted over identifying tokens (function
+  is aligned to itself or reappears inside the replacement aligned to it (position by position when the
+  replacement has the same length, e.g. word-by-word surrogates and random digits). Counted over identifying tokens (function
   words and number structure words such as "the", "of", "area", "code" are not identifying) and over all tokens.
 """
 
@@ -125,7 +126,7 @@ def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_e
     j = 0
     while j < len(lx):
         if j in spans:
-            items.append(("S", set(lx[j:spans[j]])))
+            items.append(("S", lx[j:spans[j]]))
             j = spans[j]
         else:
             items.append(("O", lx[j]))
@@ -157,7 +158,12 @@ def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_e
     for k, (kind, val) in enumerate(items):
         i2 = choice[i][k]
         for x in range(i, i2):
-            survive[x] = True if kind == "O" else lo[x] in val
+            if kind == "O":
+                survive[x] = True
+            elif len(val) == i2 - i:      # word for word: compare position by position
+                survive[x] = lo[x] == val[x - i]
+            else:                         # a stretch replaced by another length: any reappearance counts
+                survive[x] = lo[x] in val
         i = i2
     return survive
 
