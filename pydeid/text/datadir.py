@@ -74,6 +74,9 @@ def write_transformed_dir(in_dir: str | os.PathLike, out_dir: str | os.PathLike,
     except text-bearing ones (CTM, other CoNLL, text variants) and sub-directories (split dirs). Returns the names
     of the files left out."""
     in_dir, out_dir = Path(in_dir), Path(out_dir)
+    a, b = in_dir.resolve(), out_dir.resolve()
+    if a == b or a in b.parents or b in a.parents:
+        raise FormatError(out_dir, None, f"output and input {in_dir} overlap: a stage never edits its input")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     dropped = []

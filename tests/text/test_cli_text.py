@@ -85,6 +85,15 @@ def test_bad_tags_fail_cleanly(test_dir, tmp_path, capsys):
     assert len(err) == 1 and "bad.conll" in err[0] and "tokens differ" in err[0]
 
 
+def test_output_never_overwrites_input(test_dir, tmp_path):
+    import shutil
+    d = tmp_path / "data"
+    shutil.copytree(test_dir, d)
+    before = (d / "text").read_text()
+    assert main(["transform-text", str(d), str(d / "tags.conll"), str(d)]) == 1
+    assert (d / "text").read_text() == before
+
+
 def test_dialogue_ids(tmp_path):
     utts = ["spk003-tr001-04", "spk004-tr001-05", "spk003-tr002-00"]
     u2s = {u: u.split("-")[0] for u in utts}
