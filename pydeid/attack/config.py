@@ -10,6 +10,9 @@ import copy
 import os
 from pathlib import Path
 
+CKPT = "embedding_model.ckpt"   # files of a model directory
+CONFIG = "config.yaml"
+
 DEFAULTS: dict = {
     "model": "xvector",          # xvector (Snyder et al. 2018 TDNN) | ecapa (ECAPA-TDNN)
     "sample_rate": 16000,

@@ -69,3 +69,69 @@ def write_speaker_means(out_dir: str | os.PathLike, utt_vectors: dict[str, np.nd
     write_vectors(out_dir / "spk_xvector.ark", out_dir / "spk_xvector.scp", means)
     atomic_write_text(out_dir / "num_utts.ark",
                       "".join(f"{s} {counts[s]}\n" for s in sorted(counts, key=kaldi_sort_key)))
+
+
+def data_fingerprint(data) -> str:
+    """Hash of what decides the embeddings (audio specs, segments, utterance list): a cached extraction is
+    reused only for the very same data."""
+    import hashlib
+    h = hashlib.sha1()
+    for utt in data.utts:
+        spec, start, end = data.audio_spec(utt)
+        h.update(f"{utt}\t{spec}\t{start}\t{end}\n".encode())
+    return h.hexdigest()
+
+
+def _model_stamp(model_dir) -> str:
+    from .config import CKPT
+    st = (Path(model_dir) / CKPT).stat()
+    return f"{Path(model_dir).resolve()}:{st.st_size}:{int(st.st_mtime)}"
+
+
+def extraction_done(model_dir, data, scp: Path) -> tuple[bool, Path, str]:
+    """(done?, stamp path, fingerprint): done when scp holds exactly the embeddings of this data and model."""
+    stamp = scp.with_name(scp.name + ".fingerprint")
+    fingerprint = data_fingerprint(data) + " " + _model_stamp(model_dir)
+    if scp.is_file() and stamp.is_file() and stamp.read_text().strip() == fingerprint:
+        try:
+            done = read_vectors(scp)
+        except Exception:  # unreadable leftovers are simply recomputed
+            done = {}
+        if set(done) == set(data.utts):
+            return True, stamp, fingerprint
+    return False, stamp, fingerprint
+
+
+def finalize_xvector_dir(data_dir: str | os.PathLike, xvec_dir: str | os.PathLike, nj: int | None = None) -> dict:
+    """Merge the per-job indexes xvector.1..nj.scp (when nj is given) into xvector.scp, check it covers the
+    data dir, write the speaker means (spk_xvector.scp, num_utts.ark) and copy utt2spk / genders so the
+    directory is self-contained."""
+    from pydeid.io import DataDir, write_kaldi_map
+    data = DataDir.read(data_dir)
+    xvec_dir = Path(xvec_dir)
+    if nj:
+        parts = [xvec_dir / f"xvector.{n}.scp" for n in range(1, nj + 1)]
+        for p in parts:
+            if not p.is_file():
+                raise FormatError(p, None, "missing output of an extraction job: see the job logs")
+        lines = {}
+        for p in parts:
+            for line in p.read_text().splitlines():
+                if line.strip():
+                    key = line.split(" ", 1)[0]
+                    lines[key] = line
+        atomic_write_text(xvec_dir / "xvector.scp",
+                          "".join(lines[k] + "\n" for k in sorted(lines, key=kaldi_sort_key)))
+    vectors = read_vectors(xvec_dir / "xvector.scp")
+    missing = sorted(set(data.utts) - set(vectors), key=kaldi_sort_key)
+    if missing:
+        raise FormatError(xvec_dir / "xvector.scp", None, f"{len(missing)} utterance(s) of {data_dir} have no "
+                          f"embedding (e.g. '{missing[0]}'): a job failed, see the logs")
+    vectors = {u: vectors[u] for u in data.utts}
+    write_speaker_means(xvec_dir, vectors, data.utt2spk)
+    write_kaldi_map(xvec_dir / "utt2spk", data.utt2spk)
+    for name, table in (("utt2gender", data.utt2gender), ("spk2gender", data.spk2gender)):
+        if table is not None:
+            write_kaldi_map(xvec_dir / name, table)
+    dims = {v.shape[0] for v in vectors.values()}
+    return {"utterances": len(vectors), "speakers": len(data.spk2utt), "dim": sorted(dims)}

@@ -13,7 +13,7 @@ import torch
 
 from pydeid.io import DataDir
 
-from .embeddings import read_vectors, write_vectors
+from .embeddings import extraction_done, finalize_xvector_dir, write_vectors  # noqa: F401 (re-export)
 from .model import load_model
 
 log = logging.getLogger(__name__)
@@ -37,17 +37,6 @@ def embed_waveform(embedder, wav: np.ndarray, sr: int, max_chunk: float) -> np.n
     return np.average(np.stack(embs), axis=0, weights=weights)
 
 
-def data_fingerprint(data: DataDir) -> str:
-    """Hash of what decides the embeddings (audio specs, segments, utterance list): a cached extraction is
-    reused only for the very same data."""
-    import hashlib
-    h = hashlib.sha1()
-    for utt in data.utts:
-        spec, start, end = data.audio_spec(utt)
-        h.update(f"{utt}\t{spec}\t{start}\t{end}\n".encode())
-    return h.hexdigest()
-
-
 def extract_data_dir(model_dir: str | os.PathLike, data_dir: str | os.PathLike, ark: str | os.PathLike,
                      scp: str | os.PathLike, progress: bool | None = None) -> dict:
     """Write one embedding per utterance of data_dir to ark/scp; return timing figures.
@@ -59,16 +48,10 @@ def extract_data_dir(model_dir: str | os.PathLike, data_dir: str | os.PathLike, 
     from pydeid.io import atomic_write_text
     data = DataDir.read(data_dir)
     scp = Path(scp)
-    stamp = scp.with_name(scp.name + ".fingerprint")
-    fingerprint = data_fingerprint(data) + " " + _model_stamp(model_dir)
-    if scp.is_file() and stamp.is_file() and stamp.read_text().strip() == fingerprint:
-        try:
-            done = read_vectors(scp)
-        except Exception:  # unreadable leftovers are simply recomputed
-            done = {}
-        if set(done) == set(data.utts):
-            log.info("%s already holds the %d embeddings of %s: skipped", scp, len(done), data_dir)
-            return {"utterances": len(done), "skipped": True}
+    done, stamp, fingerprint = extraction_done(model_dir, data, scp)
+    if done:
+        log.info("%s already holds the %d embeddings of %s: skipped", scp, len(data.utts), data_dir)
+        return {"utterances": len(data.utts), "skipped": True}
     embedder, cfg = load_model(model_dir)
     sr = cfg["sample_rate"]
     if progress is None:
@@ -87,45 +70,3 @@ def extract_data_dir(model_dir: str | os.PathLike, data_dir: str | os.PathLike, 
              rtf or 0.0)
     return {"utterances": len(vectors), "audio_seconds": round(audio_s, 2), "seconds": round(elapsed, 2),
             "rtf": None if rtf is None else round(rtf, 5), "skipped": False}
-
-
-def _model_stamp(model_dir) -> str:
-    from .model import CKPT
-    st = (Path(model_dir) / CKPT).stat()
-    return f"{Path(model_dir).resolve()}:{st.st_size}:{int(st.st_mtime)}"
-
-
-def finalize_xvector_dir(data_dir: str | os.PathLike, xvec_dir: str | os.PathLike, nj: int | None = None) -> dict:
-    """Merge the per-job indexes xvector.1..nj.scp (when nj is given) into xvector.scp, check it covers the
-    data dir, write the speaker means (spk_xvector.scp, num_utts.ark) and copy utt2spk / genders so the
-    directory is self-contained."""
-    from pydeid.io import FormatError, atomic_write_text, kaldi_sort_key, write_kaldi_map
-    from .embeddings import write_speaker_means
-    data = DataDir.read(data_dir)
-    xvec_dir = Path(xvec_dir)
-    if nj:
-        parts = [xvec_dir / f"xvector.{n}.scp" for n in range(1, nj + 1)]
-        for p in parts:
-            if not p.is_file():
-                raise FormatError(p, None, "missing output of an extraction job: see the job logs")
-        lines = {}
-        for p in parts:
-            for line in p.read_text().splitlines():
-                if line.strip():
-                    key = line.split(" ", 1)[0]
-                    lines[key] = line
-        atomic_write_text(xvec_dir / "xvector.scp",
-                          "".join(lines[k] + "\n" for k in sorted(lines, key=kaldi_sort_key)))
-    vectors = read_vectors(xvec_dir / "xvector.scp")
-    missing = sorted(set(data.utts) - set(vectors), key=kaldi_sort_key)
-    if missing:
-        raise FormatError(xvec_dir / "xvector.scp", None, f"{len(missing)} utterance(s) of {data_dir} have no "
-                          f"embedding (e.g. '{missing[0]}'): a job failed, see the logs")
-    vectors = {u: vectors[u] for u in data.utts}
-    write_speaker_means(xvec_dir, vectors, data.utt2spk)
-    write_kaldi_map(xvec_dir / "utt2spk", data.utt2spk)
-    for name, table in (("utt2gender", data.utt2gender), ("spk2gender", data.spk2gender)):
-        if table is not None:
-            write_kaldi_map(xvec_dir / name, table)
-    dims = {v.shape[0] for v in vectors.values()}
-    return {"utterances": len(vectors), "speakers": len(data.spk2utt), "dim": sorted(dims)}

@@ -13,8 +13,7 @@ import torch
 from speechbrain.lobes.features import Fbank
 from speechbrain.processing.features import InputNormalization
 
-CKPT = "embedding_model.ckpt"
-CONFIG = "config.yaml"
+from .config import CKPT, CONFIG
 
 
 class SpeakerEmbedder(torch.nn.Module):

@@ -118,7 +118,7 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
             loss.backward()
             opt.step()
             sched.step()
-            tot_loss += float(loss) * len(idx)
+            tot_loss += float(loss.detach()) * len(idx)
             correct += int((out.reshape(len(idx), -1).argmax(1) == y.squeeze(1)).sum())
             seen += len(idx)
             bar.update(1)

@@ -22,16 +22,21 @@ def run(args):
 
     out = Path(args.xvector_dir)
     if args.finalize is not None:
-        from pydeid.attack.extract import finalize_xvector_dir
+        from pydeid.attack.embeddings import finalize_xvector_dir
         info = finalize_xvector_dir(args.data, out, nj=args.finalize or None)
         print(f"{out}: {info['utterances']} utterance and {info['speakers']} speaker embeddings, dim {info['dim']}")
+        return 0
+    from pydeid.attack.embeddings import extraction_done
+    from pydeid.io import DataDir, atomic_write_text
+    name = "xvector" if args.job is None else f"xvector.{args.job}"
+    if extraction_done(args.model_dir, DataDir.read(args.data), out / f"{name}.scp")[0]:
+        # checked before importing torch: a resumed run skips finished jobs in a fraction of a second
+        print(f"{out / (name + '.scp')}: already complete for this data and model, skipped")
         return 0
     import torch
 
     from pydeid.attack.extract import extract_data_dir
-    from pydeid.io import atomic_write_text
     torch.set_num_threads(args.num_threads)
-    name = "xvector" if args.job is None else f"xvector.{args.job}"
     info = extract_data_dir(args.model_dir, args.data, out / f"{name}.ark", out / f"{name}.scp")
     if not info.get("skipped"):
         atomic_write_text(out / "log" / f"{name}.speed.json", json.dumps(info) + "\n")
