@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
-# LibriSpeech recipe: de-identify LibriSpeech and measure utility (ASR WER) and privacy (x-vector EER).
+# LibriSpeech recipe: de-identify LibriSpeech, then measure utility (ESPnet ASR WER trained on original vs neutral
+# data) and privacy (x-vector attacks in three scenarios). Sized for a GPU cluster (edit cmd.sh for Slurm/SGE).
 #
-#   ./run.sh [--stage N] [--stop-stage M] [--download true] [--corpus-root DIR] [--nj N] ...
+#   ./run.sh [--stage N] [--stop-stage M] [--download true] [--corpus-root DIR] [--nj N] [options below]
 #
-# Stages (each idempotent: a finished stage is skipped or resumes; --stage/--stop-stage select a range):
+# Stages (each idempotent: finished work is skipped or resumed; --stage/--stop-stage select a range):
 #   0  download the LibriSpeech parts from openslr.org (only with --download true; needs network)
-#   1  data prep: data/<set> for the ASR/attacker training sets and data/<set>{,_enroll,_trial} for dev/test
-#      (SPEAKERS.TXT genders, flac wav.scp, utt2dur; trials from `pydeid make-trials`)
-# CI runs stage 1 on ../shared/data/librispeech_mini:
+#   1  data prep: data/<set> for the ASR and attacker training sets, data/<set>{,_enroll,_trial} for dev/test
+#   2  forced alignment of the sets to de-identify (pocketsphinx en-us): exp/align/<set>/wrd_ali/ctm
+#   3  entity tagging: train the flair tagger if --ner-train/--ner-dev CoNLL files are given (or use --ner-model),
+#      then tag each set: exp/tags/<set>/tags.conll (LibriSpeech has no gold tags)
+#   4  text transformation (pseudonymised transcripts + DP epsilon): data/<set>_text, secrets in exp/secrets/text
+#   5  voice conversion (--voice-method): the sets to de-identify, the trial/enrollment sets and the attacker's
+#      training set (same seed: lazy-informed; --seed+1: semi-informed); secrets in exp/voice/*/secrets
+#   6  masking (converted voice + tagged words silenced and removed from text) -> data/<set>_neutral, and the leak
+#      check (verify-masking) -> RESULTS.md
+#   7  ASR: ESPnet on original and on neutral data; decode and score the original and neutral test sets
+#   8  x-vector attacks: original, ignorant, lazy-informed, semi-informed (seed 004 section 4.1.2)
+#   9  report: WER and EER tables in RESULTS.md
+# CI runs stage 1 on ../shared/data/librispeech_mini (3 speakers):
 #   ./run.sh --stage 1 --stop-stage 1 --corpus-root "$LIBRISPEECH_MINI" --asr-train-set dev-clean-2 \
 #     --xvector-train-set dev-clean-2 --dev-set dev-clean-2 --test-set dev-clean-2 --num-enroll 1
 set -euo pipefail
@@ -17,13 +28,41 @@ stop_stage=100
 download=false
 corpus_root=                       # default: $LIBRISPEECH from db.sh
 url=https://www.openslr.org/resources/12
-asr_train_set=train-clean-100      # ESPnet ASR training (original and neutral)
+asr_train_set=train-clean-100      # ESPnet ASR training (original and neutral); also the VTLN target pool
 xvector_train_set=train-clean-360  # x-vector attacker training
 dev_set=dev-clean
 test_set=test-clean
-num_enroll=3                       # enrollment utterances per dev/test speaker (the rest are trial utterances)
-nj=8
+num_enroll=3                       # enrollment utterances per test speaker (the rest are trial utterances)
+nj=32
 seed=0
+# stage 2
+align_backend=pocketsphinx
+align_model=en-us
+# stage 3
+ner_model=                         # a trained tagger (steps/train_ner.sh output); else trained from:
+ner_train=                         # CoNLL files with PER ORG LOC DATE TIME (NUM) BIO tags
+ner_dev=
+ner_config=conf/text/ner.yaml
+detectors=flair,grammar            # without a tagger (no --ner-model/--ner-train) only "grammar" is used
+ner_lowercase=true                 # LibriSpeech text is upper case: train an uncased tagger (it lower-cases its
+                                   # input when tagging; the tags.conll tokens stay those of data/<set>/text)
+# stage 4
+text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_p=1.0
+# stage 5
+voice_method=vtln                  # voicemask | vtln | mcadams
+voice_strategy=3
+voice_config=
+# stage 6
+mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+# stage 7
+asr_config=conf/asr/conformer.yaml
+asr_ngpu=1
+asr_max_epoch=
+decode_nj=32
+# stage 8
+xvector_config=conf/xvector/xvector.yaml
+xvector_epochs=
 
 . ./db.sh
 . ./path.sh
@@ -34,10 +73,16 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--download true] [--corpus
 corpus_root=${corpus_root:-$LIBRISPEECH}
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
-dname() { echo "data/${1//-/_}"; }   # train-clean-100 -> data/train_clean_100
+dname() { echo "${1//-/_}"; }   # train-clean-100 -> train_clean_100 (the data dir name)
+results=RESULTS.md
+semi_seed=$((seed + 1))
 
 train_sets=$(printf '%s\n' "$asr_train_set" "$xvector_train_set" | awk 'NF && !seen[$0]++')
 eval_sets=$(printf '%s\n' "$dev_set" "$test_set" | awk 'NF && !seen[$0]++')
+train=$(dname "$asr_train_set"); dev=$(dname "$dev_set"); test=$(dname "$test_set")
+xvtrain=$(dname "$xvector_train_set")
+deid_sets=$(printf '%s\n' "$train" "$dev" "$test" | awk '!seen[$0]++')   # the corpus made neutral
+m=$voice_method
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   if $download; then
@@ -45,7 +90,6 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
     for part in $(printf '%s\n' $train_sets $eval_sets | awk '!seen[$0]++'); do
       local/librispeech/download_and_untar.sh "$corpus_root" "$url" "$part"
     done
-    corpus_root=$corpus_root/LibriSpeech
   else
     log "stage 0: skipped (no --download true); using the corpus at $corpus_root"
   fi
@@ -55,11 +99,122 @@ fi
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   log "stage 1: data preparation from $corpus_root"
   for part in $train_sets; do
-    local/librispeech/data_prep.sh "$corpus_root" "$part" "$(dname "$part")"
+    local/librispeech/data_prep.sh "$corpus_root" "$part" "data/$(dname "$part")"
   done
   for part in $eval_sets; do
     local/librispeech/data_prep.sh --enroll-trial true --num-enroll "$num_enroll" --seed "$seed" \
-      "$corpus_root" "$part" "$(dname "$part")"
+      "$corpus_root" "$part" "data/$(dname "$part")"
   done
 fi
-log "done (stages $stage..$stop_stage)"
+
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  log "stage 2: forced alignment ($align_backend) of $deid_sets"
+  for s in $deid_sets; do
+    steps/align.sh --backend "$align_backend" --nj "$nj" --cmd "$train_cmd" --phones false \
+      "data/$s" "$align_model" "exp/align/$s"
+  done
+fi
+
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  model=$ner_model
+  if [ -z "$model" ] && [ -n "$ner_train" ]; then
+    log "stage 3: training the entity tagger on $ner_train"
+    [ -f exp/ner/tagger.pt ] || steps/train_ner.sh --ner-config "$ner_config" --lowercase "$ner_lowercase" --seed "$seed" \
+      --cmd "$cuda_cmd" "$ner_train" "$ner_dev" exp/ner
+    model=exp/ner
+  fi
+  dets=$detectors
+  if [ -z "$model" ]; then
+    log "stage 3: no tagger (--ner-model or --ner-train): tagging with the grammars only"
+    model=-; dets=grammar
+  fi
+  log "stage 3: tagging $deid_sets (detectors $dets)"
+  for s in $deid_sets; do
+    [ -s "exp/tags/$s/tags.conll" ] && [ "exp/tags/$s/tags.conll" -nt "data/$s/text" ] && continue
+    steps/tag_entities.sh --detectors "$dets" --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
+  done
+fi
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  log "stage 4: text transformation ($text_strategy, p=$text_p)"
+  for s in $deid_sets; do
+    utils/validate_data_dir.sh "data/${s}_text" >/dev/null 2>&1 && continue
+    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" \
+      --secret-dir exp/secrets/text --exp-dir "exp/transform_text/$s" \
+      "data/$s" "exp/tags/$s/tags.conll" "data/${s}_text"
+  done
+fi
+
+convert() {  # convert <in-data> <out-data> <seed>
+  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" --target-data "data/$train" \
+    ${voice_config:+--voice-config "$voice_config"} --seed "$3" --resume true --nj "$nj" --cmd "$train_cmd" \
+    "$1" "exp/voice/$(basename "$2")" "$2"
+}
+
+if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
+  log "stage 5: voice conversion ($m, strategy $voice_strategy)"
+  for s in $deid_sets ${test}_enroll ${test}_trial $xvtrain; do
+    [ -d "data/${s}_$m" ] && utils/validate_data_dir.sh "data/${s}_$m" >/dev/null 2>&1 && continue
+    convert "data/$s" "data/${s}_$m" "$seed"
+  done
+  for s in ${test}_enroll $xvtrain; do   # the semi-informed attacker draws its own random targets
+    [ -d "data/${s}_${m}_s$semi_seed" ] && utils/validate_data_dir.sh "data/${s}_${m}_s$semi_seed" >/dev/null 2>&1 \
+      && continue
+    convert "data/$s" "data/${s}_${m}_s$semi_seed" "$semi_seed"
+  done
+fi
+
+if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
+  log "stage 6: masking the tagged words in the converted voices, then the leak check"
+  for s in $deid_sets; do
+    steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop --nj "$nj" --cmd "$train_cmd" \
+      "data/${s}_$m" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
+    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s" \
+      "data/${s}_neutral" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s/verify"
+  done
+fi
+
+if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
+  log "stage 7: ASR on original and on neutral data ($asr_config)"
+  aopts=(--asr-config "$asr_config" --ngpu "$asr_ngpu" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
+  steps/train_asr.sh "${aopts[@]}" "data/$train" "data/$dev" exp/asr_original
+  steps/train_asr.sh "${aopts[@]}" "data/${train}_neutral" "data/${dev}_neutral" exp/asr_neutral
+  for pair in original:$test neutral:${test}_neutral neutral:$test; do
+    model=${pair%%:*}; s=${pair#*:}
+    d=exp/asr_$model/decode_${model}_$s   # unique basename: it keys the RESULTS.md section
+    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$decode_nj" --cmd "$decode_cmd" "exp/asr_$model" "data/$s" "$d"
+    steps/score.sh --results "$results" --title "ASR trained on $model data, decoded on $s" "data/$s" "$d"
+  done
+fi
+
+if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then
+  log "stage 8: x-vector attacks ($m)"
+  xopts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$xvector_epochs" ] && xopts+=(--epochs "$xvector_epochs")
+  steps/train_xvector.sh "${xopts[@]}" "data/$xvtrain" exp/xvector_original
+  trials=data/${test}_trial/trials
+  common=(--seed "$seed" --xvector-config "$xvector_config" --trials "$trials" --nj "$nj" --cmd "$cuda_cmd")
+  [ -n "$xvector_epochs" ] && common+=(--epochs "$xvector_epochs")
+  steps/attack.sh "${common[@]}" --scenario original --model exp/xvector_original \
+    "data/$xvtrain" "data/${test}_enroll" "data/${test}_trial" exp/attack/original
+  steps/attack.sh "${common[@]}" --scenario ignorant --method "$m" --strategy "$voice_strategy" \
+    --model exp/xvector_original --orig-trial "data/${test}_trial" \
+    "data/$xvtrain" "data/${test}_enroll" "data/${test}_trial_$m" "exp/attack/ignorant_$m"
+  steps/attack.sh "${common[@]}" --scenario lazy-informed --method "$m" --strategy "$voice_strategy" \
+    --orig-trial "data/${test}_trial" \
+    "data/${xvtrain}_$m" "data/${test}_enroll_$m" "data/${test}_trial_$m" "exp/attack/lazy-informed_$m"
+  steps/attack.sh "${common[@]}" --scenario semi-informed --method "$m" --strategy "$voice_strategy" \
+    --orig-trial "data/${test}_trial" \
+    "data/${xvtrain}_${m}_s$semi_seed" "data/${test}_enroll_${m}_s$semi_seed" "data/${test}_trial_$m" \
+    "exp/attack/semi-informed_$m"
+fi
+
+if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then
+  log "stage 9: result tables in $results"
+  pydeid asr-wer-table --results "$results" \
+    "original:$(basename "$asr_config" .yaml)=exp/asr_original/decode_original_$test" \
+    "transformed:$(basename "$asr_config" .yaml)=exp/asr_neutral/decode_neutral_${test}_neutral"
+  pydeid attack-table --results "$results" exp/attack/*/scores
+fi
+log "done (stages $stage..$stop_stage); results in $results"

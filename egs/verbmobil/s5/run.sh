@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# VerbMobil recipe (English VM1/VM2 dialogues, BAS edition; seed 004 section 5 and appendix A.3): de-identify
-# the dialogues and measure utility (ASR WER, also per A.3 subset) and privacy (x-vector EER).
+# VerbMobil recipe (English VM1/VM2 dialogues, BAS edition; seed 004 section 5 and appendix A.3): de-identify the
+# dialogues, then measure utility (ESPnet ASR WER on original vs neutral data, also per A.3 subset: EN/DE
+# speakers, appointment/info-desk domains) and privacy (x-vector attacks in three scenarios). Sized for a GPU
+# cluster (edit cmd.sh for Slurm/SGE).
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-roots "DIR ..."] [--markers drop|keep] [--nj N] ...
 #
 # Stages (each idempotent; --stage/--stop-stage select a range):
 #   0  data prep: data/{train,dev,test} with the A.3 speaker-id fixes, train/dev/test rules and WER subsets
-#      (utt2subset, spk2subset), data/local/verbmobil/report.txt listing every skipped or excluded turn;
-#      dev/test enrollment and trial lists (data/{dev,test}_{enroll,trial}, `pydeid make-trials`)
+#      (utt2subset, spk2subset, utt2dialogue); data/local/verbmobil/report.txt lists every skipped or excluded
+#      turn; dev/test enrollment and trial lists data/{dev,test}_{enroll,trial} (`pydeid make-trials`)
+#   1  forced alignment (pocketsphinx en-us): exp/align/<set>/wrd_ali/ctm
+#   2  entity tagging: train the flair tagger if --ner-train/--ner-dev CoNLL files are given (or use --ner-model),
+#      then tag each set: exp/tags/<set>/tags.conll (VerbMobil has no gold entity tags)
+#   3  text transformation (pseudonymised transcripts, consistent per dialogue via utt2dialogue; DP epsilon):
+#      data/<set>_text, secrets in exp/secrets/text
+#   4  voice conversion (VTLN by default, seed 004 section 5.2): train/dev/test, the test enrollment/trial sets and
+#      the attacker's sets (same seed: lazy-informed; --seed+1: semi-informed)
+#   5  masking (converted voice + tagged words silenced and removed from text) -> data/<set>_neutral, leak check
+#   6  ASR: ESPnet on original and on neutral data; decode and score test sets per A.3 subset
+#   7  x-vector attacks: original, ignorant, lazy-informed, semi-informed (attacker trained on data/train)
+#   8  report: WER and EER tables in RESULTS.md
 set -euo pipefail
 
 stage=0
@@ -21,8 +34,35 @@ skip_malformed=false     # true: skip and report malformed .par/.trl instead of 
 dialogue_volumes=        # table '<dialogue> <CD>' when the corpus paths carry no VM<n>.x folder names
 native_table=            # table '<speaker> en|de|other' for the EN/DE subsets (else from spr files)
 num_enroll=3
-nj=8
+nj=32
 seed=0
+# stage 1
+align_backend=pocketsphinx
+align_model=en-us
+# stage 2
+ner_model=               # a trained tagger (steps/train_ner.sh output); else trained from:
+ner_train=               # CoNLL files with PER ORG LOC DATE TIME (NUM) BIO tags
+ner_dev=
+ner_config=conf/text/ner.yaml
+ner_lowercase=false
+detectors=flair,grammar  # without a tagger only "grammar" is used
+# stage 3
+text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_p=1.0
+# stage 4
+voice_method=vtln        # vtln (seed 004 section 5.2) | voicemask | mcadams
+voice_strategy=3
+voice_config=
+# stage 5
+mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+# stage 6
+asr_config=conf/asr/conformer.yaml
+asr_ngpu=1
+asr_max_epoch=
+decode_nj=32
+# stage 7
+xvector_config=conf/xvector/xvector.yaml
+xvector_epochs=
 
 . ./db.sh
 . ./path.sh
@@ -33,6 +73,10 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-roots \"DIR ...\"
 corpus_roots=${corpus_roots:-$VERBMOBIL}
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+results=RESULTS.md
+semi_seed=$((seed + 1))
+deid_sets="train dev test"
+m=$voice_method
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   if [ -z "$corpus_roots" ]; then
@@ -47,4 +91,120 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   # shellcheck disable=SC2086
   local/verbmobil/data_prep.sh "${opts[@]}" data $corpus_roots
 fi
-log "done (stages $stage..$stop_stage)"
+
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
+  log "stage 1: forced alignment ($align_backend) of $deid_sets"
+  for s in $deid_sets; do
+    steps/align.sh --backend "$align_backend" --nj "$nj" --cmd "$train_cmd" --phones false \
+      "data/$s" "$align_model" "exp/align/$s"
+  done
+fi
+
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  model=$ner_model
+  if [ -z "$model" ] && [ -n "$ner_train" ]; then
+    log "stage 2: training the entity tagger on $ner_train"
+    [ -f exp/ner/tagger.pt ] || steps/train_ner.sh --ner-config "$ner_config" --lowercase "$ner_lowercase" \
+      --seed "$seed" --cmd "$cuda_cmd" "$ner_train" "$ner_dev" exp/ner
+    model=exp/ner
+  fi
+  dets=$detectors
+  if [ -z "$model" ]; then
+    log "stage 2: no tagger (--ner-model or --ner-train): tagging with the grammars only"
+    model=-; dets=grammar
+  fi
+  log "stage 2: tagging $deid_sets (detectors $dets)"
+  for s in $deid_sets; do
+    [ -s "exp/tags/$s/tags.conll" ] && [ "exp/tags/$s/tags.conll" -nt "data/$s/text" ] && continue
+    steps/tag_entities.sh --detectors "$dets" --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
+  done
+fi
+
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  log "stage 3: text transformation ($text_strategy, p=$text_p)"
+  for s in $deid_sets; do
+    utils/validate_data_dir.sh "data/${s}_text" >/dev/null 2>&1 && continue
+    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" \
+      --secret-dir exp/secrets/text --exp-dir "exp/transform_text/$s" \
+      "data/$s" "exp/tags/$s/tags.conll" "data/${s}_text"
+  done
+fi
+
+convert() {  # convert <in-data> <out-data> <seed>
+  utils/validate_data_dir.sh "$2" >/dev/null 2>&1 && return 0
+  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" --target-data data/train \
+    ${voice_config:+--voice-config "$voice_config"} --seed "$3" --resume true --nj "$nj" --cmd "$train_cmd" \
+    "$1" "exp/voice/$(basename "$2")" "$2"
+}
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  log "stage 4: voice conversion ($m, strategy $voice_strategy)"
+  for s in $deid_sets test_enroll test_trial; do
+    convert "data/$s" "data/${s}_$m" "$seed"
+  done
+  for s in train test_enroll; do   # the semi-informed attacker draws its own random targets
+    convert "data/$s" "data/${s}_${m}_s$semi_seed" "$semi_seed"
+  done
+fi
+
+if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
+  log "stage 5: masking the tagged words in the converted voices, then the leak check"
+  for s in $deid_sets; do
+    steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop --nj "$nj" --cmd "$train_cmd" \
+      "data/${s}_$m" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
+    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s" \
+      "data/${s}_neutral" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s/verify"
+  done
+fi
+
+if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
+  log "stage 6: ASR on original and on neutral data ($asr_config)"
+  aopts=(--asr-config "$asr_config" --ngpu "$asr_ngpu" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
+  steps/train_asr.sh "${aopts[@]}" data/train data/dev exp/asr_original
+  steps/train_asr.sh "${aopts[@]}" data/train_neutral data/dev_neutral exp/asr_neutral
+  for pair in original:test neutral:test_neutral neutral:test; do
+    model=${pair%%:*}; s=${pair#*:}
+    d=exp/asr_$model/decode_${model}_$s   # unique basename: it keys the RESULTS.md section
+    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$decode_nj" --cmd "$decode_cmd" "exp/asr_$model" "data/$s" "$d"
+    # A.3 subsets (EN/DE speakers, DA/DB domains ...) of the utterances this set still holds
+    utils/filter_scp.pl "data/$s/utt2spk" data/test/utt2subset > "$d/utt2subset"
+    steps/score.sh --subsets "$d/utt2subset" --results "$results" \
+      --title "ASR trained on $model data, decoded on $s" "data/$s" "$d"
+  done
+fi
+
+if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
+  log "stage 7: x-vector attacks ($m)"
+  xopts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$xvector_epochs" ] && xopts+=(--epochs "$xvector_epochs")
+  steps/train_xvector.sh "${xopts[@]}" data/train exp/xvector_original
+  common=(--seed "$seed" --xvector-config "$xvector_config" --trials data/test_trial/trials --nj "$nj"
+          --cmd "$cuda_cmd")
+  [ -n "$xvector_epochs" ] && common+=(--epochs "$xvector_epochs")
+  steps/attack.sh "${common[@]}" --scenario original --model exp/xvector_original \
+    data/train data/test_enroll data/test_trial exp/attack/original
+  steps/attack.sh "${common[@]}" --scenario ignorant --method "$m" --strategy "$voice_strategy" \
+    --model exp/xvector_original --orig-trial data/test_trial \
+    data/train data/test_enroll "data/test_trial_$m" "exp/attack/ignorant_$m"
+  steps/attack.sh "${common[@]}" --scenario lazy-informed --method "$m" --strategy "$voice_strategy" \
+    --orig-trial data/test_trial \
+    "data/train_$m" "data/test_enroll_$m" "data/test_trial_$m" "exp/attack/lazy-informed_$m"
+  steps/attack.sh "${common[@]}" --scenario semi-informed --method "$m" --strategy "$voice_strategy" \
+    --orig-trial data/test_trial \
+    "data/train_${m}_s$semi_seed" "data/test_enroll_${m}_s$semi_seed" "data/test_trial_$m" \
+    "exp/attack/semi-informed_$m"
+fi
+
+if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then
+  log "stage 8: result tables in $results"
+  tier=$(basename "$asr_config" .yaml)
+  for sub in all EN DE DA DB; do
+    pydeid asr-wer-table --results "$results" --subset "$sub" --key "asr-wer-table-$sub" \
+      --title "WER (%) on the test set, subset $sub (seed 004 table 9 / A.3)" \
+      "original:$tier=exp/asr_original/decode_original_test" \
+      "transformed:$tier=exp/asr_neutral/decode_neutral_test_neutral"
+  done
+  pydeid attack-table --results "$results" exp/attack/*/scores
+fi
+log "done (stages $stage..$stop_stage); results in $results"
