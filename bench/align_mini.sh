@@ -27,7 +27,7 @@ run_one() {  # <name> <backend> <model> <data> [gold-ctm tags]
   if [ -n "$gold" ]; then
     acc=$(pydeid align-accuracy "$gold" "$ali/wrd_ali/ctm")
     rm -rf "$work/masked_$name"
-    steps/mask_words.sh --nj 2 "$data" "$tags" "$ali/wrd_ali/ctm" "$work/exp_mask_$name" "$work/masked_$name" >/dev/null
+    steps/mask_words.sh --nj 2 --on-untimed drop "$data" "$tags" "$ali/wrd_ali/ctm" "$work/exp_mask_$name" "$work/masked_$name" >/dev/null
     steps/verify_masking.sh --fail-on-leak false "$work/masked_$name" "$tags" "$gold" "$work/exp_verify_$name" \
       2>/dev/null >"$work/verify_$name.txt"
     leaks=$(sed -n 's/.*leaks: audio \([0-9]*\), text \([0-9]*\).*/\1 audio, \2 text/p' "$work/verify_$name.txt")

@@ -27,6 +27,15 @@ _ALT = re.compile(r"\(\d+\)$")
 # synthetic voices better (fewer lost paths, ~1 ms better boundaries).
 DECODER_OPTS = {"fwdflat": False, "bestpath": False, "beam": 1e-100, "wbeam": 1e-80, "pbeam": 1e-100,
                 "topn": 16}
+# Tried in this order when the search loses every path through the transcript (counted per name in the
+# report): more Gaussians per frame; no optional pauses/fillers between words (pauses then go into the
+# neighbouring words); the same with much wider beams. On the default-size mini test set 5 of 128
+# utterances needed one of them.
+FALLBACKS = {
+    "topn32": {"topn": 32},
+    "no_pauses": {"fsgusefiller": False},
+    "no_pauses_wide": {"fsgusefiller": False, "beam": 1e-200, "pbeam": 1e-200, "wbeam": 1e-150},
+}
 
 
 def bundled_model() -> tuple[str, str]:
@@ -64,7 +73,8 @@ class PocketsphinxAligner:
         self.g2p_words: dict[str, str] = {}   # word -> phones added from the G2P model (reported)
         self._added: dict[str, str] = {}      # every word added to the decoder (restored after a reinit)
         self._dirty: dict[int, bool] = {}
-        self._hmm, self._dict, self._alt = hmm, dic, None
+        self._hmm, self._dict = hmm, dic
+        self._alts: dict[str, object] = {}   # fallback decoders, created on first need
         if extra_dict:
             self._load_extra_dict(extra_dict)
 
@@ -88,9 +98,8 @@ class PocketsphinxAligner:
         phones = self.g2p.predict(word)
         if not phones:
             return None
-        for d in (self.decoder, self._alt):
-            if d is not None:
-                d.add_word(word, " ".join(phones), True)
+        for d in (self.decoder, *self._alts.values()):
+            d.add_word(word, " ".join(phones), True)
         self.g2p_words[word] = self._added[word] = " ".join(phones)
         log.info("G2P pronunciation for '%s': %s", word, " ".join(phones))
         return "g2p"
@@ -126,24 +135,25 @@ class PocketsphinxAligner:
             st["failed"] += 1
             return res
         pcm = (np.clip(wav, -1.0, 1.0) * 32767).astype(np.int16).tobytes()
-        placed, d_used, err = None, None, ""
-        for d in (self.decoder, self._fallback_decoder()):
+        placed, d_used, used, err = None, None, "", ""
+        for name in ("main",) + tuple(FALLBACKS):
+            d = self.decoder if name == "main" else self._fallback(name)
             try:
                 segs = self._word_pass(words, pcm, d)
             except RuntimeError as e:
-                err = f"pocketsphinx: {e}"
+                err = f"pocketsphinx: {e} (also with every fallback setting)"
                 continue
             placed = self._match(words, segs)
             if placed is not None:
-                d_used = d
+                d_used, used = d, name
                 break
             err = "decoder output does not follow the transcript"
         if placed is None:
             res.error = err
             st["failed"] += 1
             return res
-        if d_used is not self.decoder:
-            st["fallback_no_pauses"] += 1
+        if used != "main":
+            st[f"fallback_{used}"] += 1
         # words: one CTM entry per original token, spanning all its units
         span: dict[int, list[float]] = {}
         for k, u in enumerate(prep.units):
@@ -198,30 +208,26 @@ class PocketsphinxAligner:
             raise RuntimeError("no path through the transcript (audio too short or transcript does not fit)")
         return [(s.word, s.start_frame, s.end_frame + 1) for s in d.seg()]
 
-    def _fallback_decoder(self):
-        """Some voices make the align-text search lose every path when it may insert optional pauses and
-        fillers between words; without them (fsgusefiller=no) it always finds one, at the price of pauses
-        being absorbed into the neighbouring words (counted as fallback_no_pauses)."""
-        if self._alt is None:
+    def _fallback(self, name: str):
+        if name not in self._alts:
             from pocketsphinx import Decoder
-            self._alt = Decoder(hmm=self._hmm, dict=self._dict, samprate=16000, loglevel="FATAL",
-                                **(self.decoder_opts | {"fsgusefiller": False}))
-            self._dirty[id(self._alt)] = True  # restore added words
-        return self._alt
+            d = Decoder(hmm=self._hmm, dict=self._dict, samprate=16000, loglevel="FATAL",
+                        **(self.decoder_opts | FALLBACKS[name]))
+            self._alts[name] = d
+            self._dirty[id(d)] = True  # restore the added words on first use
+        return self._alts[name]
 
     def _phone_pass(self, pcm: bytes, words: list[str], st, d) -> list[PhoneTime]:
         """Second pass for phones (set_alignment after the word pass on decoder d). If the state aligner fails,
-        the fallback decoder is tried, with and without filler words (counted as phone_fallback)."""
+        the no-pause fallback decoder is tried, with and without filler words (counted as phone_fallback)."""
         nofill = [w for w in words if w not in FILLER_FOR.values()]
-        attempts = [(d, None)]
-        if d is not self._alt:
-            attempts.append((None, words))
+        attempts = [(d, None), (None, words)]
         if nofill and nofill != words:
             attempts.append((None, nofill))
         for k, (dec, ws) in enumerate(attempts):
             try:
                 if dec is None:
-                    dec = self._fallback_decoder()
+                    dec = self._fallback("no_pauses")
                     self._word_pass(ws, pcm, dec)
                 dec.set_alignment()
                 self._decode(dec, pcm)
@@ -229,7 +235,7 @@ class PocketsphinxAligner:
                 phones = [PhoneTime(p.name, p.start / FRAME_RATE, (p.start + p.duration) / FRAME_RATE)
                           for w in ali.words() for p in w]  # read while iterating: the views are transient
             except RuntimeError:
-                self._dirty[id(dec or self._fallback_decoder())] = True  # failed state alignment: reinit
+                self._dirty[id(dec or self._fallback("no_pauses"))] = True  # failed state alignment: reinit
                 continue
             if phones:
                 if k:
