@@ -65,6 +65,8 @@ class NerConfig:
                 d = yaml.safe_load(f) or {}
         d.update({k: v for k, v in overrides.items() if v is not None})
         known = {k: d.pop(k) for k in list(d) if k in cls.__dataclass_fields__}
+        if d:
+            log.warning("ignoring unknown tagger options %s in %s", sorted(d), path)
         return cls(**known, extra=d)
 
 

@@ -10,7 +10,6 @@ The report holds, per type, the strategy, counts and the epsilon of eq. (2) for 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -187,10 +186,3 @@ def strip_punct(sents: Sequence[Sentence]) -> list[Sentence]:
             prev_typ = typ
         out.append(Sentence(toks, tags, s.id, [], s.comments))
     return out
-
-
-def collect_dialogue_stats(dialogues: Sequence[str]) -> dict[str, int]:
-    c: dict[str, int] = defaultdict(int)
-    for d in dialogues:
-        c[d] += 1
-    return dict(c)
