@@ -172,3 +172,21 @@ def test_steps_scripts_parallel_masking_and_verification(synth):
     v = subprocess.run(["bash", "steps/verify_masking.sh", str(r / "neutral"), str(r / "tags.conll"),
                         str(r / "words.ctm"), str(r / "exp")], cwd=REPO, env=env, capture_output=True, text=True)
     assert v.returncode == 1 and "LEAKS" in v.stderr
+
+
+def test_any_audio_pipes_and_other_rates(tmp_path):
+    """Converted voices, pipes and other sample rates: the masked audio keeps the input's rate."""
+    from pydeid.io import CtmEntry, Sentence, write_conll, write_data_dir
+    sr = 8000
+    t = np.arange(2 * sr) / sr
+    write_audio(tmp_path / "a.wav", (0.3 * np.sin(2 * np.pi * 200 * t)).astype(np.float32), sr)
+    write_data_dir(tmp_path / "d", wav_scp={"s1-u": f"cat {tmp_path / 'a.wav'} |"}, text={"s1-u": "call Stella now"},
+                   utt2spk={"s1-u": "s1"})
+    write_ctm(tmp_path / "c.ctm", [CtmEntry("s1-u", "1", 0.1, 0.4, "call"), CtmEntry("s1-u", "1", 0.6, 0.5, "Stella"),
+                                   CtmEntry("s1-u", "1", 1.3, 0.5, "now")])
+    write_conll(tmp_path / "t.conll", [Sentence(["call", "Stella", "now"], ["O", "B-PER", "O"], "s1-u")])
+    mask_data_dir(tmp_path / "d", tmp_path / "t.conll", tmp_path / "c.ctm", tmp_path / "o")
+    wav, rate = read_audio(DataDir.read(tmp_path / "o").wav_scp["s1-u"], sr=None)
+    assert rate == sr and len(wav) == 2 * sr
+    assert np.all(wav[int(0.6 * sr):int(1.1 * sr)] == 0) and np.abs(wav[int(1.4 * sr):int(1.7 * sr)]).max() > 0.2
+    assert verify_masking(tmp_path / "o", tmp_path / "t.conll", tmp_path / "c.ctm").n_leaks == 0
