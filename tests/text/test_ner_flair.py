@@ -21,9 +21,17 @@ TINY = dict(vectors_dim=32, vectors_epochs=20, hidden_size=64, char_embedding_di
 
 @pytest.fixture
 def no_network(monkeypatch):
+    """Refuse every IP connection (local Unix sockets, e.g. multiprocessing's forkserver, stay allowed)."""
+    real_connect = socket.socket.connect
+
+    def connect(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            raise OSError("network access attempted during an offline test")
+        return real_connect(self, address)
+
     def refuse(*a, **k):
         raise OSError("network access attempted during an offline test")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
@@ -116,3 +124,15 @@ def test_flair_cpu_config_on_default_mini(tmp_path_factory, repo_root, no_networ
     spans = det.detect_many([s.tokens for s in test])
     gold_num = [(k, a, b) for k, s in enumerate(test) for a, b, t in s.spans() if t == "NUM"]
     assert gold_num and all(any(x.start <= a and b <= x.end for x in spans[k]) for k, a, b in gold_num)
+
+
+def test_offline_guard_catches_flair_default_download(no_network, tmp_path, monkeypatch):
+    """The trap we avoid is real: flair's default character dictionary downloads, and the guard stops it."""
+    import flair
+    from flair.embeddings import CharacterEmbeddings
+    import time
+    monkeypatch.setattr(flair, "cache_root", tmp_path)
+    monkeypatch.setattr(time, "sleep", lambda s: None)      # skip the HTTP retry back-off
+    with pytest.raises(Exception) as e:
+        CharacterEmbeddings()
+    assert "network" in str(e.value).lower() or "connection" in type(e.value).__name__.lower()
