@@ -42,7 +42,8 @@ def run(args):
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     res = run_utility(splits, args.exp_dir, cfg, strategies, variants, args.p, args.seed, dialogue_of or None)
     table = utility_table(res, "macro_f1")
-    note = (f"\nMacro F1 (exact match, mean over types) of a flair BiLSTM-CRF ({Path(args.config).name}) trained on "
+    note = (f"\nMacro F1 (exact match, mean over types) of a flair BiLSTM-CRF ({Path(args.config).name}, at most "
+            f"{cfg.max_epochs} epochs) trained on "
             f"the transformed training set ({Path(args.train).name}, p={args.p}, gold tags) and tested on the "
             f"original {Path(args.test).name}; punct = written form with punctuation, nopunct = spoken form. "
             f"Micro F1 per cell in {args.exp_dir}/<variant>/<strategy>/results.json.\n")
