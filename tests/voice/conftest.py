@@ -36,11 +36,12 @@ def vctk_data_dir(vctk_dir: Path, out: Path, speakers: list[str], max_per_speake
 
 @pytest.fixture(scope="session")
 def vctk_voices(vctk_dir):
-    """speaker -> list of float waveforms (16 kHz) for the four speakers with many sentences."""
+    """speaker -> list of float waveforms (16 kHz, at most 4 s each: VCTK sentences average ~7 s and the tests
+    need voices, not length) for the four speakers with many sentences."""
     out = {}
     for spk in ("p225", "p226", "p227", "p228"):
         files = sorted((vctk_dir / "wav" / spk).glob("*.flac"))[:14]
-        out[spk] = [sf.read(f, dtype="float32")[0] for f in files]
+        out[spk] = [sf.read(f, dtype="float32")[0][:4 * 16000] for f in files]
     return out
 
 

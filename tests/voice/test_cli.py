@@ -31,8 +31,8 @@ def cli(*args, cwd=None, check=True):
 
 @pytest.fixture(scope="module")
 def src_dir(vctk_dir, tmp_path_factory):
-    """p226 (m) and p228 (f), 4 sentences each, with side files that must be carried over unchanged."""
-    d = vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("src") / "src", ["p226", "p228"], 4)
+    """p226 (m) and p228 (f), 3 sentences each, with side files that must be carried over unchanged."""
+    d = vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("src") / "src", ["p226", "p228"], 3)
     dd = DataDir.read(d)
     (d / "utt2gender").write_text("".join(f"{u} {dd.spk2gender[dd.utt2spk[u]]}\n" for u in dd.utts))
     (d / "words.ctm").write_text("".join(f"{u} 1 0.10 0.30 hello 1.00\n" for u in dd.utts))
@@ -42,7 +42,7 @@ def src_dir(vctk_dir, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tgt_dir(vctk_dir, tmp_path_factory):
-    return vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("tgt") / "tgt", ["p225", "p227"], 5)
+    return vctk_data_dir(vctk_dir, tmp_path_factory.mktemp("tgt") / "tgt", ["p225", "p227"], 3)
 
 
 def all_text(folder: Path) -> str:
@@ -62,7 +62,8 @@ def check_output_corpus(src: Path, out: Path, exp: Path):
         assert len(o.load_audio(u)) == len(s.load_audio(u))
     text = all_text(out)
     for path in s.wav_scp.values():             # no original audio path anywhere in the corpus
-        assert path not in text and Path(path).name not in text
+        assert path not in text and str(Path(path).resolve()) not in text
+        assert str(Path(path).parent.resolve()) not in text
     plan = exp / "secrets" / "voice_plan.json"
     assert stat.S_IMODE(plan.stat().st_mode) == 0o600
     assert not any(p.name == "voice_plan.json" for p in out.rglob("*"))
@@ -85,6 +86,7 @@ def test_strategies_and_pool():
     assert all(assign_target(3, ["a", "b"], 0, "a", f"u{i}") == "b" for i in range(20))   # never oneself
 
 
+@pytest.mark.slow
 def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
     out, exp = tmp_path / "out", tmp_path / "exp"
     cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt_dir, "--exp-dir", exp,
@@ -116,26 +118,39 @@ def test_secrets_inside_output_are_refused(src_dir, tmp_path):
     assert r.returncode == 1 and "--target-data" in r.stderr
 
 
-def test_steps_script_nj2_equals_single_process(src_dir, tmp_path, repo_root):
+def test_steps_script_nj2_equals_single_process(mini_corpus, tmp_path, repo_root):
+    """Per-utterance draws (McAdams alpha drawn in [0.6, 0.9]) do not depend on the job split."""
+    src = tmp_path / "src"
+    import shutil
+    shutil.copytree(mini_corpus / "mini_test_enroll", src)        # split_data.sh writes into its input
+    conf = tmp_path / "mcadams.yaml"
+    conf.write_text("alpha_range: [0.6, 0.9]\n")
     out1, exp1 = tmp_path / "one", tmp_path / "exp1"
-    cli("transform-voice", "--method", "voicemask", "--seed", "3", "--exp-dir", exp1, src_dir, out1)
+    cli("transform-voice", "--method", "mcadams", "--config", conf, "--seed", "3", "--exp-dir", exp1, src, out1)
     out2, exp2 = tmp_path / "two", tmp_path / "exp2"
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PATH=f"{repo_root / 'utils'}:{repo_root / 'steps'}:{Path(sys.executable).parent}:{os.environ['PATH']}")
-    r = subprocess.run(["steps/transform_voice.sh", "--nj", "2", "--method", "voicemask", "--seed", "3",
-                        str(src_dir), str(exp2), str(out2)], cwd=repo_root, env=env, capture_output=True, text=True)
+    r = subprocess.run(["steps/transform_voice.sh", "--nj", "2", "--method", "mcadams", "--voice-config", str(conf),
+                        "--seed", "3", str(src), str(exp2), str(out2)], cwd=repo_root, env=env, capture_output=True,
+                       text=True)
     assert r.returncode == 0, r.stderr + r.stdout
     assert (exp2 / "log" / "transform.1.log").is_file() and (exp2 / "log" / "transform.2.log").is_file()
-    check_output_corpus(src_dir, out2, exp2)
-    for u in DataDir.read(src_dir).utts:
+    check_output_corpus(src, out2, exp2)
+    for u in DataDir.read(src).utts:
         assert filecmp.cmp(out1 / "wav" / f"{u}.wav", out2 / "wav" / f"{u}.wav", shallow=False), u
     p1 = json.loads((exp1 / "secrets" / "voice_plan.json").read_text())
     p2 = json.loads((exp2 / "secrets" / "voice_plan.json").read_text())
-    assert p1["utt"] == p2["utt"]
+    assert p1["utt"] == p2["utt"] and len({round(e["alpha"], 6) for e in p1["utt"].values()}) == len(p1["utt"])
+
+    # --targets-file: another seed, same draws
+    exp3 = tmp_path / "exp3"
+    cli("transform-voice", "--method", "mcadams", "--config", conf, "--seed", "99", "--exp-dir", exp3, "--targets-file",
+        exp1 / "secrets" / "voice_plan.json", "--part", "plan", src, tmp_path / "three")
+    assert json.loads((exp3 / "secrets" / "voice_plan.json").read_text())["utt"] == p1["utt"]
 
 
-def test_resume_after_kill_gives_identical_outputs(vctk_dir, tmp_path):
-    src = vctk_data_dir(vctk_dir, tmp_path / "src", ["p225", "p226", "p227", "p228"], 3)
+def test_resume_after_kill_gives_identical_outputs(mini_corpus, tmp_path):
+    src = mini_corpus / "mini_test_trial"
     n = len(DataDir.read(src).utts)
     ref, exp_ref = tmp_path / "ref", tmp_path / "exp_ref"
     cli("transform-voice", "--method", "voicemask", "--seed", "5", "--exp-dir", exp_ref, src, ref)
