@@ -13,7 +13,7 @@ m=$work/mini
 t0=$(date +%s)
 steps/train_asr.sh --asr-config conf/asr/small.yaml --max-epoch "$epochs" "$m/mini_train" "$m/mini_dev" "$work/exp/asr_small"
 t1=$(date +%s)
-steps/decode_asr.sh --nj 2 "$work/exp/asr_small" "$m/mini_test" "$work/exp/asr_small/decode_mini_test"
+steps/decode_asr.sh --nj 2 --ctc-weight 1.0 "$work/exp/asr_small" "$m/mini_test" "$work/exp/asr_small/decode_mini_test"
 t2=$(date +%s)
 steps/score.sh "$m/mini_test" "$work/exp/asr_small/decode_mini_test"
 python - "$work" "$t0" "$t1" "$t2" <<'PY'

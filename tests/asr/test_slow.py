@@ -30,7 +30,8 @@ def small_exp(mini_default, tmp_path_factory):
     m = mini_default
     run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", EPOCHS, str(m / "mini_train"),
               str(m / "mini_dev"), str(exp)], timeout=7200)
-    run_step(["steps/decode_asr.sh", "--nj", "2", str(exp), str(m / "mini_test"), str(exp / "decode_mini_test")])
+    run_step(["steps/decode_asr.sh", "--nj", "2", "--ctc-weight", "1.0", str(exp), str(m / "mini_test"),
+              str(exp / "decode_mini_test")])
     run_step(["steps/score.sh", str(m / "mini_test"), str(exp / "decode_mini_test")])
     return exp
 
@@ -49,7 +50,8 @@ def test_adversarial_model_and_table1(mini_default, small_exp, tmp_path):
     summ = json.loads((exp / "train_summary.json").read_text())
     assert summ["adv_alpha"] == 0.5
     assert "acc_spk" in (exp / "log" / "train.log").read_text()
-    run_step(["steps/decode_asr.sh", str(exp), str(m / "mini_test"), str(exp / "decode_mini_test")])
+    run_step(["steps/decode_asr.sh", "--nj", "2", "--ctc-weight", "1.0", "--ctm", "false", str(exp),
+              str(m / "mini_test"), str(exp / "decode_mini_test")])
     run_step(["steps/score.sh", str(m / "mini_test"), str(exp / "decode_mini_test")])
     out = tmp_path / "table1.md"
     results = tmp_path / "RESULTS.md"
