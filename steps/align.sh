@@ -46,6 +46,9 @@ opts=(--backend "$backend")
 [ -n "$extra_dict" ] && opts+=(--extra-dict "$extra_dict")
 [ "$phones" = false ] && opts+=(--no-phones)
 mkdir -p "$dir/log"
+# $cmd hands its command line to a shell: quote the option values
+qopts=()
+for o in "${opts[@]}"; do qopts+=("$(printf '%q' "$o")"); done
 
 nspk=$(wc -l <"$data/spk2utt")
 [ "$nj" -gt "$nspk" ] && nj=$nspk
@@ -53,7 +56,7 @@ if [ "$nj" -gt 1 ]; then
   sdata=$data/split$nj
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
   $cmd JOB=1:$nj "$dir/log/align.JOB.log" \
-    pydeid align "${opts[@]}" --resume "$sdata/JOB" "$model" "$dir/parts/JOB" || {
+    pydeid align "${qopts[@]}" --resume "$sdata/JOB" "$(printf '%q' "$model")" "$dir/parts/JOB" || {
       echo "$0: alignment failed, see $dir/log/align.*.log" >&2; exit 1; }
   parts=()
   for n in $(seq "$nj"); do parts+=("$dir/parts/$n"); done
@@ -61,7 +64,8 @@ if [ "$nj" -gt 1 ]; then
     echo "$0: merging failed, see $dir/log/merge.log" >&2; exit 1; }
   rm -rf "$dir/parts"
 else
-  $cmd "$dir/log/align.1.log" pydeid align "${opts[@]}" "$data" "$model" "$dir" || {
+  $cmd "$dir/log/align.1.log" pydeid align "${qopts[@]}" "$(printf '%q' "$data")" "$(printf '%q' "$model")" \
+    "$(printf '%q' "$dir")" || {
     echo "$0: alignment failed, see $dir/log/align.1.log" >&2; tail -n 5 "$dir/log/align.1.log" >&2; exit 1; }
 fi
 python3 - "$dir/report.json" <<'PY'
