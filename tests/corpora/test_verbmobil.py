@@ -284,3 +284,28 @@ def test_clarin_layout_with_user_tables(tmp_path):
     res = prepare_verbmobil([root], tmp_path / "out2")
     assert set(res.dialogue2set.values()) == {"train"}
     assert "dialogues without a volume" in (tmp_path / "out2" / "local" / "verbmobil" / "report.txt").read_text()
+
+
+@pytest.mark.slow
+def test_run_sh_deid_stages_on_fixture(repo_root, corpus, tmp_path):
+    """Stages 0-5 of egs/verbmobil/s5 on the synthetic BAS fixture (noise + tone audio: the wiring, not the
+    quality): data prep, alignment, tagging, text transformation, voice conversion, masking + leak check."""
+    src = repo_root / "egs" / "verbmobil" / "s5"
+    rec = tmp_path / "s5"
+    rec.mkdir()
+    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
+        os.symlink((src / name).resolve(), rec / name)
+    for name in ("run.sh", "db.sh"):
+        shutil.copy(src / name, rec / name)
+    args = ["./run.sh", "--stage", "0", "--stop-stage", "5", "--corpus-roots", str(corpus), "--num-enroll", "1",
+            "--nj", "1", "--voice-method", "voicemask"]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=900, env=env)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    for s in ("train", "dev", "test"):
+        neutral = DataDir.read(rec / "data" / f"{s}_neutral", check_audio=True)
+        assert neutral.utts and set(neutral.utts) <= set(DataDir.read(rec / "data" / s).utts)
+        validate_data_dir(rec / "data" / f"{s}_text")
+    for name in ("train_voicemask_s1", "test_enroll_voicemask_s1", "test_trial_voicemask"):
+        validate_data_dir(rec / "data" / name)
+    assert "verify-masking" in (rec / "RESULTS.md").read_text()
