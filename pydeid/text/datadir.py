@@ -94,8 +94,6 @@ def write_transformed_dir(in_dir: str | os.PathLike, out_dir: str | os.PathLike,
             for s in sentences:
                 fh.write(f"{s.id} {' '.join(s.tokens)}".rstrip() + "\n")
         write_conll(tmp / "tags.conll", sentences)
-        os.chmod(tmp / "text", 0o644)
-        os.chmod(tmp / "tags.conll", 0o644)
         for name, content in (extra_files or {}).items():
             (tmp / name).write_text(content, encoding="utf-8")
         os.chmod(tmp, 0o755)
