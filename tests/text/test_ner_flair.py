@@ -124,7 +124,8 @@ def test_flair_cpu_config_on_default_mini(tmp_path_factory, repo_root, no_networ
     det = Detection(DetectionConfig(detectors=["flair", "grammar"], flair_model=str(model)))
     spans = det.detect_many([s.tokens for s in test])
     gold_num = [(k, a, b) for k, s in enumerate(test) for a, b, t in s.spans() if t == "NUM"]
-    assert gold_num and all(any(x.start <= a and b <= x.end for x in spans[k]) for k, a, b in gold_num)
+    covered = [{i for x in sp for i in range(x.start, x.end)} for sp in spans]
+    assert gold_num and all(set(range(a, b)) <= covered[k] for k, a, b in gold_num)   # every digit word tagged
 
 
 def test_offline_guard_catches_flair_default_download(no_network, tmp_path, monkeypatch):
