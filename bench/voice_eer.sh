@@ -4,8 +4,10 @@
 #   ignorant:       attacker trained and enrolled on original voices, trials converted
 #   lazy-informed:  enrolment converted with the same method (another seed), trials converted
 # Writes bench/results/voice_eer.json (+ per-config metrics under $work). Run from the repository root:
-#   bash bench/voice_eer.sh [work-dir]      (~15-25 min on 2 shared cores)
+#   VOICE_EER=1 bash bench/voice_eer.sh [work-dir]   (trains an attacker: ~15-25 min on 2 idle cores; skipped by
+#   `make bench` unless VOICE_EER=1)
 set -euo pipefail
+if [ "${VOICE_EER:-0}" != 1 ]; then echo "$0: skipped (set VOICE_EER=1 to train the attacker and measure EER)"; exit 0; fi
 . ./path.sh
 export OMP_NUM_THREADS=1
 work=${1:-exp/bench_voice_eer}
@@ -15,6 +17,8 @@ mkdir -p "$work"
   python -c "from pydeid.corpora.mini import build_corpus; build_corpus('$mini', seed=0, size='default')"
 
 xv=$work/xvector
+# XV_MODEL=<model dir> reuses an attacker already trained on this corpus's mini_train (copied, never modified)
+if [ -n "${XV_MODEL:-}" ] && [ ! -f "$xv/model/embedding_model.ckpt" ]; then mkdir -p "$xv"; cp -r "$XV_MODEL" "$xv/model"; fi
 [ -f "$xv/model/embedding_model.ckpt" ] || pydeid train-xvector --config conf/xvector/mini.yaml --seed 0 \
   --num-threads 2 "$mini/mini_train" "$xv/model"
 for d in mini_train mini_test_enroll mini_test_trial; do
@@ -29,8 +33,8 @@ score() {  # <name> <enroll-data> <enroll-xv> <trial-data> <trial-xv> <scenario>
 score original "$mini/mini_test_enroll" "$xv/mini_test_enroll" "$mini/mini_test_trial" "$xv/mini_test_trial" \
   original none
 
-for cfg in "vtln dio" "vtln harvest" "voicemask dio" "voicemask harvest" "mcadams -"; do
-  set -- $cfg; method=$1; f0=$2; name=${method}_${f0}
+for cfg in ${CONFIGS:-vtln:dio vtln:harvest voicemask:dio voicemask:harvest mcadams:-}; do
+  method=${cfg%%:*}; f0=${cfg##*:}; name=${method}_${f0}
   opts=(--method "$method" --strategy 3)
   [ "$f0" != - ] && opts+=(--f0-method "$f0")
   [ "$method" = vtln ] && opts+=(--target-data "$mini/mini_dev")
