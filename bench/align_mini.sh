@@ -44,7 +44,8 @@ try:
 except Exception:
     pass
 print("\t".join(map(str, [name, backend, f"{c['aligned']}/{c['utterances']}", f"{r['audio_seconds']:.0f}",
-      f"{wall:.0f}", f"{wall / r['audio_seconds']:.3f}", c.get("g2p_tokens", 0), c.get("fallback_no_pauses", 0),
+      f"{wall:.0f}", f"{wall / r['audio_seconds']:.3f}", c.get("g2p_tokens", 0),
+      sum(v for k, v in c.items() if k.startswith("fallback_")),
       a.get("mean_abs_error_ms", "-"), f"{100 * a['within_50ms']:.1f}%" if "within_50ms" in a else "-",
       f"{leaks} of {ents} entities" if leaks != "-" else "-"])))
 PY
@@ -73,10 +74,10 @@ import sys
 from pydeid.report import markdown_table
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 t = markdown_table(["set", "backend", "aligned", "audio s", "wall s (nj 2)", "RTF (wall)", "G2P tokens",
-                    "no-pause fallback", "mean abs boundary error ms", "within 50 ms", "mask leaks vs gold CTM"], rows)
+                    "fallback decoder", "mean abs boundary error ms", "within 50 ms", "mask leaks vs gold CTM"], rows)
 open("bench/results/align_mini.md", "w").write(
     f"# Forced alignment and masking on the mini corpus (size {sys.argv[2]}) and VCTK\n\n" + t +
-    "\nMasks: steps/mask_words.sh defaults (pad 50 ms, pauses absorbed) built from the aligner's CTM; leaks: "
+    "\nMasks: steps/mask_words.sh defaults (pad 100 ms, pauses absorbed) built from the aligner's CTM; leaks: "
     "steps/verify_masking.sh against the gold CTM (10 ms frames above -50 dBFS inside a gold entity interval).\n")
 print(t)
 PY

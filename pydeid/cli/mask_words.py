@@ -10,7 +10,7 @@ def _bool(s):
 
 def add_arguments(p):
     p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
-    p.add_argument("--pad", type=float, default=0.05, help="seconds added before and after each entity")
+    p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each mask over the pauses separating it from the neighbouring words")
     p.add_argument("--fill", default="silence", choices=["silence", "noise"])

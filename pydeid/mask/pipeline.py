@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class MaskOptions:
     tagset: tuple[str, ...] = DEFAULT_TAGS
-    pad: float = 0.05            # seconds added on each side of an entity
+    pad: float = 0.1             # seconds added on each side of an entity (covers aligner boundary errors)
     fill: str = "silence"        # or "noise"
     noise_dbfs: float = -70.0    # RMS of the noise fill
     ramp: float = 0.005          # fade just outside each interval

@@ -62,14 +62,16 @@ def test_vctk_names_silenced(vctk_masked):
         assert 0.25 < name.end - name.start < 1.2, (utt, name)
         assert np.all(m[a:b] == 0), utt                                # silenced
         assert frame_dbfs(o[a:b], sr).max() > -30, utt                # ... and there was speech to silence
-        prev = ws[k - 1]                                               # the word before stays audible
-        pa, pb = int(prev.start * sr), int((prev.end - 0.06) * sr)
+        pad = MaskOptions().pad + 0.01
+        prev = ws[k - 1]                                     # the words before stay audible
+        pa, pb = int(ws[max(0, k - 2)].start * sr), int((prev.end - pad) * sr)
+        assert pb - pa > 0.1 * sr
         assert np.array_equal(m[pa:pb], o[pa:pb]) and frame_dbfs(m[pa:pb], sr).max() > -30, utt
         if name.token == "Wednesday":                                  # mid-sentence: "at the train station"
             nxt = ws[k + 1]
-            na = int((nxt.start + 0.06) * sr)
+            na = int((nxt.start + pad) * sr)
             assert np.array_equal(m[na:], o[na:]) and frame_dbfs(m[na:], sr).max() > -30, utt
         else:                                                          # sentence-final: nothing spoken after it
-            tail = frame_dbfs(m[int((prev.end + 0.06) * sr):], sr)
+            tail = frame_dbfs(m[int((prev.end + pad) * sr):], sr)
             assert tail.size == 0 or tail.max() < -40, utt
     assert seen == {"Stella", "Bob", "Wednesday"}
