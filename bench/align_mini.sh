@@ -69,7 +69,7 @@ write_data_dir(out, wav_scp={r["utt_id"]: str(v / r["path"]) for r in rows},
 PY
   run_one pocketsphinx_vctk pocketsphinx en-us "$work/vctk"
 fi
-python - "$rows" "$size" <<'PY'
+python - "$rows" "$size" "${CTC_MODEL:-}" <<'PY'
 import sys
 from pydeid.report import markdown_table
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -78,6 +78,7 @@ t = markdown_table(["set", "backend", "aligned", "audio s", "wall s (nj 2)", "RT
 open("bench/results/align_mini.md", "w").write(
     f"# Forced alignment and masking on the mini corpus (size {sys.argv[2]}) and VCTK\n\n" + t +
     "\nMasks: steps/mask_words.sh defaults (pad 100 ms, pauses absorbed) built from the aligner's CTM; leaks: "
-    "steps/verify_masking.sh against the gold CTM (10 ms frames above -50 dBFS inside a gold entity interval).\n")
+    "steps/verify_masking.sh against the gold CTM (10 ms frames above -50 dBFS inside a gold entity interval).\n"
+    + (f"CTC rows: ESPnet model {sys.argv[3]}.\n" if sys.argv[3] else ""))
 print(t)
 PY

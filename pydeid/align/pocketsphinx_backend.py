@@ -159,7 +159,7 @@ class PocketsphinxAligner:
         for k, u in enumerate(prep.units):
             seg = placed[k]
             if seg is None:
-                st["nonverbal_unplaced"] += 1
+                st["nonverbal_unplaced" if u.nonverbal else "unknown_unplaced"] += 1
                 continue
             if u.nonverbal:
                 st["nonverbal_aligned"] += 1

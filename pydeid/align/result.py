@@ -49,4 +49,5 @@ STAT_KEYS = {
     "phone_fallback": "utterances whose phones came from the fallback decoder",
     "phones_missing": "aligned utterances without a phone segmentation",
     "unknown_units": "tokens with no usable pronunciation/tokens (mapped to the unknown unit)",
+    "unknown_unplaced": "of those, absorbed into silence by the decoder (no CTM entry)",
 }
