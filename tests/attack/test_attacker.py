@@ -1,6 +1,6 @@
 """The attacker end to end on the embedded corpus (tiny size): training from scratch, kaldiio extraction,
 scoring of the corpus's own trial list, and the scenario command steps/attack.sh on transformed copies of the
-data (a resampling pitch shift made here with scipy: pydeid.voice is not imported on purpose)."""
+data (a plain WORLD pitch shift made here with pyworld: pydeid.voice is not imported on purpose)."""
 
 import json
 import os
@@ -12,12 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
-from scipy.signal import resample_poly
 
 from pydeid.attack.trials import check_trials, read_trials
 from pydeid.io import DataDir
 
-EPOCHS = 12
+EPOCHS = 40  # tiny: 32 training utterances = one batch of 32 crops per epoch, so 40 optimiser steps
 
 
 def cli(*args, cwd=None):
@@ -36,13 +35,19 @@ def _env():
     return env
 
 
-def shifted_copy(src: Path, dst: Path, up: int, down: int) -> Path:
-    """Resample by up/down and keep the 16 kHz rate: pitch and formants scaled by down/up (a crude, fully
-    deterministic voice transformation)."""
+def shifted_copy(src: Path, dst: Path, f0_scale: float) -> Path:
+    """Deterministic, duration-preserving voice change: WORLD analysis (dio + stonemask, cheaptrick, d4c) and
+    resynthesis with F0 scaled by f0_scale."""
+    import pyworld
     d = DataDir.read(src)
     (dst / "wav").mkdir(parents=True)
     for utt in d.utts:
-        y = resample_poly(d.load_audio(utt), up, down).astype(np.float32)
+        x = d.load_audio(utt).astype(np.float64)
+        f0, t = pyworld.dio(x, 16000)
+        f0 = pyworld.stonemask(x, f0, t, 16000)
+        sp, ap = pyworld.cheaptrick(x, f0, t, 16000), pyworld.d4c(x, f0, t, 16000)
+        y = pyworld.synthesize(f0 * f0_scale, sp, ap, 16000)[:len(x)]
+        y = (0.9 * y / max(np.abs(y).max(), 1e-6)).astype(np.float32)
         path = dst / "wav" / f"{utt}.wav"
         sf.write(path, y, 16000, subtype="PCM_16")
         d.wav_scp[utt] = str(path)
@@ -54,10 +59,17 @@ def shifted_copy(src: Path, dst: Path, up: int, down: int) -> Path:
 
 @pytest.fixture(scope="module")
 def trained(mini_corpus, repo_root, tmp_path_factory):
+    """In-process (no CLI start-up cost): the attacker of mini.yaml trained on the 4 tiny training speakers."""
+    import torch
+
+    from pydeid.attack.config import load_config
+    from pydeid.attack.train import train_attacker
+    torch.set_num_threads(1)
     out = tmp_path_factory.mktemp("attacker")
-    stdout = cli("train-xvector", "--config", repo_root / "conf/xvector/mini.yaml", "--epochs", EPOCHS,
-                 "--num-threads", 1, mini_corpus / "mini_train", out / "model")
-    assert "trained on 4 speakers" in stdout
+    cfg = load_config(repo_root / "conf/xvector/mini.yaml", {"epochs": EPOCHS})
+    summary = train_attacker(mini_corpus / "mini_train", out / "model", cfg, seed=0, progress=False)
+    (out / "model" / "train_summary.json").write_text(json.dumps(summary))
+    assert summary["speakers"] == 4
     return out
 
 
@@ -73,36 +85,53 @@ def test_training_extraction_and_eer(trained, mini_corpus):
     summary = json.loads((trained / "model" / "train_summary.json").read_text())
     hist = summary["history"]
     assert hist[-1]["loss"] < hist[0]["loss"] and hist[-1]["train_acc"] > 0.9
-    for name in ("mini_train", "mini_test_enroll", "mini_test_trial"):
-        cli("extract-xvectors", "--job", 1, trained / "model", mini_corpus / name, trained / name)
-        cli("extract-xvectors", "--finalize", 1, "-", mini_corpus / name, trained / name)
-    out = cli("score-trials", trained / "mini_train", mini_corpus / "mini_test_enroll", trained / "mini_test_enroll",
-              mini_corpus / "mini_test_trial", trained / "mini_test_trial", trained / "scores")
-    m = json.loads((trained / "scores" / "metrics.json").read_text())
-    cos = m["backends"]["cosine"]["pooled"]
-    # 4 training speakers, 4 unseen test speakers, 24 target / 72 non-target trials. Chance is 50%; over
-    # training seeds 0-4 the pooled cosine EER of this config stays under 25% (measured, see the report)
+    from pydeid.attack.embeddings import finalize_xvector_dir, read_vectors
+    from pydeid.attack.evaluate import evaluate
+    from pydeid.attack.extract import extract_data_dir
+    # written where steps/extract_xvectors.sh (job 1 of 1) and steps/attack.sh --model look for a shared
+    # attacker's embeddings: the scenario test below then reuses them instead of recomputing
+    xv = {name: trained / "model" / f"xvectors_{name}" for name in ("mini_train", "mini_test_enroll",
+                                                                    "mini_test_trial")}
+    for name, out in xv.items():
+        info = extract_data_dir(trained / "model", mini_corpus / name, out / "xvector.1.ark",
+                                out / "xvector.1.scp", progress=False)
+        assert info["utterances"] == len(DataDir.read(mini_corpus / name).utt2spk)
+        finalize_xvector_dir(mini_corpus / name, out, nj=1)
+    vecs = read_vectors(xv["mini_train"] / "xvector.scp")
+    assert {v.shape for v in vecs.values()} == {(128,)} and all(np.isfinite(v).all() for v in vecs.values())
+    m = evaluate(xv["mini_train"], mini_corpus / "mini_test_enroll", xv["mini_test_enroll"],
+                 mini_corpus / "mini_test_trial", xv["mini_test_trial"],
+                 mini_corpus / "mini_test_trial" / "trials", trained / "scores", info={"scenario": "original"})
+    cos, plda = m["backends"]["cosine"]["pooled"], m["backends"]["plda"]["pooled"]
+    # 4 training speakers, 4 unseen test speakers, 24 target / 72 non-target trials; chance is 50% EER.
+    # Measured with conf/xvector/mini.yaml, 40 epochs, training seeds 0/1/2: cosine 16.7/29.9/25.0%,
+    # PLDA 20.1/17.4/29.2%; this test uses seed 0. The bound leaves 10 points of margin over every seed seen.
     assert cos["n_target"] == 24 and cos["n_nontarget"] == 72
-    assert cos["eer_pct"] < 35.0, out
-    assert cos["acc_pct"] > 50.0  # closed-set identification among 4 enrolled speakers: chance 25%
+    assert cos["eer_pct"] < 40.0 and plda["eer_pct"] < 40.0, (cos, plda)
+    assert max(cos["acc_pct"], plda["acc_pct"]) > 50.0  # closed-set among 4 enrolled speakers: chance 25%
     assert (trained / "scores" / "det_cosine.png").stat().st_size > 1000
     assert len((trained / "scores" / "scores_plda").read_text().splitlines()) == 96
 
 
 def test_ignorant_scenario_command(trained, mini_corpus, repo_root, tmp_path):
-    trial_t = shifted_copy(mini_corpus / "mini_test_trial", tmp_path / "trial_shift", 10, 11)
-    r = subprocess.run(["bash", "steps/attack.sh", "--scenario", "ignorant", "--method", "resample",
+    trial_t = shifted_copy(mini_corpus / "mini_test_trial", tmp_path / "trial_shift", 1.3)
+    r = subprocess.run(["bash", "steps/attack.sh", "--scenario", "ignorant", "--method", "f0scale",
                         "--strategy", "1", "--model", str(trained / "model"), "--orig-trial",
                         str(mini_corpus / "mini_test_trial"), str(mini_corpus / "mini_train"),
                         str(mini_corpus / "mini_test_enroll"), str(trial_t), str(tmp_path / "exp")],
                        cwd=repo_root, capture_output=True, text=True, env=_env())
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     m = json.loads((tmp_path / "exp" / "scores" / "metrics.json").read_text())
-    assert m["info"]["scenario"] == "ignorant" and m["info"]["method"] == "resample"
-    # the pitch shift keeps the intonation: F0 tracks stay strongly correlated
+    assert m["info"]["scenario"] == "ignorant" and m["info"]["method"] == "f0scale"
+    # a pure F0 scaling keeps the intonation and the timing: the F0 tracks stay strongly correlated
     assert m["pitch"]["pitch_correlation"] > 0.8
-    # the shared attacker's embeddings of its original data are cached next to it and reused
+    # the shared attacker's embeddings of its original data are cached next to it and reused (when the
+    # extraction test ran first), the transformed trial set is embedded in the experiment dir
     assert (trained / "model" / "xvectors_mini_train" / "xvector.scp").is_file()
+    assert (tmp_path / "exp" / "xvectors_trial" / "xvector.scp").is_file()
+    # the transformed trials are scored: ignorant attacker against an F0 scaling by 1.3 still beats chance?
+    # (not asserted: the point here is the command; the figure is in metrics.json)
+    assert m["backends"]["plda"]["pooled"]["n_target"] == 24
 
 
 def test_attack_refuses_unknown_scenario(mini_corpus, repo_root, tmp_path):
@@ -117,14 +146,14 @@ def test_attack_refuses_unknown_scenario(mini_corpus, repo_root, tmp_path):
 def test_three_scenarios_and_table(trained, mini_corpus, repo_root, tmp_path):
     """All three scenarios as single commands, then the table: seed layout, one section per scenario."""
     c = mini_corpus
-    public = shifted_copy(c / "mini_test_trial", tmp_path / "pub_trial", 10, 11)        # published data
-    lazy = [shifted_copy(c / n, tmp_path / f"lazy_{n}", 10, 11) for n in ("mini_train", "mini_test_enroll")]
-    semi = [shifted_copy(c / n, tmp_path / f"semi_{n}", 7, 8) for n in ("mini_train", "mini_test_enroll")]
+    public = shifted_copy(c / "mini_test_trial", tmp_path / "pub_trial", 1.3)        # published data
+    lazy = [shifted_copy(c / n, tmp_path / f"lazy_{n}", 1.3) for n in ("mini_train", "mini_test_enroll")]
+    semi = [shifted_copy(c / n, tmp_path / f"semi_{n}", 1.15) for n in ("mini_train", "mini_test_enroll")]
     runs = {"ignorant": (["--model", str(trained / "model")], [c / "mini_train", c / "mini_test_enroll"]),
             "lazy-informed": (["--epochs", str(EPOCHS)], lazy),
             "semi-informed": (["--epochs", str(EPOCHS)], semi)}
     for scenario, (opts, (train, enroll)) in runs.items():
-        r = subprocess.run(["bash", "steps/attack.sh", "--scenario", scenario, "--method", "resample", "--strategy",
+        r = subprocess.run(["bash", "steps/attack.sh", "--scenario", scenario, "--method", "f0scale", "--strategy",
                             "1", "--xvector-config", "conf/xvector/mini.yaml", *opts, str(train), str(enroll),
                             str(public), str(tmp_path / scenario)], cwd=repo_root, capture_output=True, text=True,
                            env=_env())
@@ -134,4 +163,4 @@ def test_three_scenarios_and_table(trained, mini_corpus, repo_root, tmp_path):
     text = results.read_text()
     for scenario in runs:
         body = re.search(rf"<!-- begin attack_{scenario} -->(.*?)<!-- end", text, re.S).group(1)
-        assert "| Subset | Resample S1 |" in re.sub(r" +", " ", body)
+        assert "| Subset | f0scale S1 |" in re.sub(r" +", " ", body)

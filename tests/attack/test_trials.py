@@ -5,9 +5,8 @@ import subprocess
 import sys
 from collections import Counter
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from pydeid.attack.trials import check_trials, make_trials, read_trials, trial_subset, write_trials
 from pydeid.io import DataDir, FormatError
@@ -40,12 +39,15 @@ def assert_properties(data, enroll, trial, trials):
     assert set(targets) == trial_utts and set(targets.values()) == {1}
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(counts=st.lists(st.integers(1, 8), min_size=2, max_size=7), seed=st.integers(0, 1000),
-       num_enroll=st.one_of(st.none(), st.integers(1, 6)))
+# Random corpora drawn from a fixed seed (hypothesis is not used here: its constant collection walks
+# sys.modules and trips over speechbrain's lazy optional modules once speechbrain is imported).
+CASES = [(list(r.integers(1, 9, r.integers(2, 8))), int(r.integers(0, 1000)),
+          None if r.random() < 0.3 else int(r.integers(1, 7)))
+         for r in [np.random.default_rng(k) for k in range(60)]]
+
+
+@pytest.mark.parametrize("counts,seed,num_enroll", [c for c in CASES if sum(n >= 2 for n in c[0]) >= 1])
 def test_properties_hold_for_any_corpus(counts, seed, num_enroll):
-    if sum(c >= 2 for c in counts) < 1:
-        return
     data = synthetic(counts)
     enroll, trial, trials = make_trials(data, num_enroll=num_enroll, seed=seed)
     assert_properties(data, enroll, trial, trials)
