@@ -28,7 +28,7 @@ def main():
     ap.add_argument("--size", default="default")
     ap.add_argument("--config", default="conf/xvector/mini.yaml")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     from pydeid.corpora.mini import build_corpus
