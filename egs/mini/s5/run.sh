@@ -1,26 +1,212 @@
 #!/usr/bin/env bash
-# egs/mini/s5: the embedded recipe (`make demo`). Synthetic VerbMobil-style dialogues -> neutral corpus -> utility
-# (ESPnet WER) and privacy (x-vector EER). Runs end to end on a laptop CPU; every stage is idempotent and can be
-# restarted with --stage / --stop-stage. Results: RESULTS.md (one section per stage) and exp/.
+# egs/mini/s5: the embedded recipe (`make demo`). Synthetic VerbMobil-style dialogues -> neutral corpus, then what
+# was gained and lost: privacy (x-vector EER in three attacker scenarios) and utility (ESPnet WER, NER F1).
+# Runs end to end on a laptop CPU. Every stage is idempotent and can be restarted with --stage / --stop-stage.
+# Results: RESULTS.md (one section per table) and exp/ (models, logs, DET curves).
+#
+#   0  corpus: synthesize data/mini_{train,dev,test,test_enroll,test_trial} (gold tags, gold word CTM)
+#   1  forced alignment of mini_test (pocketsphinx en-us), word-boundary accuracy against the gold CTM
+#   2  entity tagger: train flair BiLSTM-CRF on mini_train, tag mini_test (cased, and lower-cased like ASR output)
+#   3  text transformation of every set (DP epsilon, leak rate), and the train-on-transformed NER utility table
+#   4  voice conversion: VoiceMask, VTLN strategies 1/2/3, McAdams, for the trial/enrollment sets and the
+#      attackers' training sets (same seed: lazy-informed; another seed: semi-informed)
+#   5  masking: the neutral corpus (VTLN strategy 3 voices, sensitive words silenced and removed), leak checks
+#      with the gold CTM (must be zero) and with the aligner's CTM (reported)
+#   6  ASR (ESPnet, small tier) trained on original data and on the neutral corpus, both decoded on the original
+#      test set (learning-branch experiment, seed 004 table 9 layout)
+#   7  x-vector attacks: baseline, ignorant, lazy-informed and semi-informed for every conversion (tables 2-4)
+#   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0 and 0.5: seed 004 table 1)
+#   9  report: summary tables in RESULTS.md, list of plots
 set -euo pipefail
 
 stage=0
 stop_stage=100
 seed=0
-size=default   # corpus size: tiny | default (see local/mini/prepare_data.sh for finer options)
+size=default         # corpus size: tiny | default (local/mini/prepare_data.sh has finer options)
 nj=2
+ner_config=conf/text/ner_cpu.yaml
+text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_p=1.0
+text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
+text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p
+ner_utility_epochs=8
+ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
+ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
+neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
+xvector_train_per_spk=8   # utterances per speaker converted for the informed attackers' training sets
+asr_config=conf/asr/small.yaml
+asr_max_epoch=
+xvector_config=conf/xvector/mini.yaml
+adversarial=true
+adversarial_alphas="0 0.5"
+mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 
 . ./path.sh
 . ./cmd.sh
-help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2]"
+help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] (see the header of $0)"
 . utils/parse_options.sh
 
-log() { echo -e "$(date '+%Y-%m-%dT%H:%M:%S') ($(basename "$0"):${BASH_LINENO[0]}) $*"; }
+log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
 results=RESULTS.md
+semi_seed=$((seed + 1))
+sets="mini_train mini_dev mini_test"
+nmethod=${neutral_voice%%:*}; nstrat=${neutral_voice#*:}
+vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }   # vtln:3 -> vtln3, voicemask:- -> voicemask
 
-if [ "$stage" -le 0 ] && [ "$stop_stage" -ge 0 ]; then
+if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: synthesize the mini corpus (espeak-ng dialogues, gold tags and word timings)"
   local/mini/prepare_data.sh --seed "$seed" --size "$size" --nj "$nj" data
 fi
 
-log "done: see $results"
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
+  log "stage 1: forced alignment of mini_test (pocketsphinx), accuracy against the gold CTM"
+  steps/align.sh --backend pocketsphinx --nj "$nj" --cmd "$train_cmd" \
+    --gold-ctm data/mini_test/words.ctm --results "$results" data/mini_test en-us exp/align/mini_test
+fi
+
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  log "stage 2: entity tagger (flair BiLSTM-CRF, offline) trained on mini_train, tagging mini_test"
+  [ -f exp/ner/tagger.pt ] || steps/train_ner.sh --ner-config "$ner_config" --seed "$seed" --cmd "$train_cmd" \
+    data/mini_train data/mini_dev exp/ner
+  for variant in cased lc; do
+    d=exp/tags/mini_test_$variant
+    [ -s $d/tags.conll ] && [ $d/tags.conll -nt exp/ner/tagger.pt ] && continue
+    lc=false; [ $variant = lc ] && lc=true
+    steps/tag_entities.sh --detectors flair,grammar --lowercase-input $lc --nj "$nj" --cmd "$decode_cmd" \
+      data/mini_test exp/ner $d
+    pydeid text-metrics --pred $d/tags.conll --data data/mini_test --json $d/metrics.json data/mini_test/tags.conll
+  done
+fi
+
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  log "stage 3: text transformation ($text_strategy, p=$text_p) and NER utility of the strategies"
+  topts=(--strategy "$text_strategy" --p "$text_p" --seed "$seed" --avoid-original "$text_avoid_original"
+         --secret-dir exp/secrets/text)
+  for s in mini_train mini_dev; do   # gold tags: the corpus a data owner would publish
+    done_ok "data/${s}_text" || steps/transform_text.sh "${topts[@]}" --exp-dir "exp/transform_text/$s" \
+      --gold-tags "data/$s/tags.conll" "data/$s" "data/$s/tags.conll" "data/${s}_text"
+  done
+  # the test set with the tagger's own tags: the leak rate against gold shows what detection misses
+  done_ok data/mini_test_text || steps/transform_text.sh "${topts[@]}" --exp-dir exp/transform_text/mini_test \
+    --gold-tags data/mini_test/tags.conll data/mini_test exp/tags/mini_test_cased/tags.conll data/mini_test_text
+  # differential privacy of the seed 000 algorithm: epsilon of eq. (2) for policies and replacement probabilities
+  eps_args=()
+  for sp in $text_eps_sweep; do
+    st=${sp%%@*}; p=${sp#*@}; o=exp/text_eps/${st}_p$p
+    done_ok $o/data || steps/transform_text.sh --strategy "default=$st" --p "$p" --seed "$seed" \
+      --secret-dir exp/secrets/text_eps --exp-dir $o --gold-tags data/mini_train/tags.conll \
+      data/mini_train data/mini_train/tags.conll $o/data >/dev/null
+    eps_args+=(--transform "mini_train, $st, p=$p=$o/report.json")
+  done
+  pydeid text-results --results "$results" \
+    --tagging "flair+grammar, cased input=exp/tags/mini_test_cased/metrics.json" \
+    --tagging "flair+grammar, lower-cased input (ASR-like)=exp/tags/mini_test_lc/metrics.json" \
+    --transform "mini_train (gold tags)=exp/transform_text/mini_train/report.json" \
+    --transform "mini_dev (gold tags)=exp/transform_text/mini_dev/report.json" \
+    --transform "mini_test (tagger's tags)=exp/transform_text/mini_test/report.json" \
+    "${eps_args[@]}"
+  steps/ner_utility.sh --ner-config "$ner_config" --strategies "$ner_utility_strategies" \
+    --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs" --seed "$seed" --results "$results" \
+    --cmd "$train_cmd" data/mini_train data/mini_dev data/mini_test exp/ner_utility
+fi
+
+convert() {  # convert <method> <strategy> <in-data> <out-data> <seed>
+  local opts=(--method "$1" --seed "$5" --resume true --nj "$nj" --cmd "$train_cmd")
+  [ "$1" = vtln ] && opts+=(--strategy "$2" --target-data data/mini_dev)
+  done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "$3" "exp/voice/$(basename "$4")" "$4"
+}
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  log "stage 4: voice conversion ($voice_configs); VTLN targets: the mini_dev speakers"
+  # the informed attackers train on a per-speaker subset of mini_train, converted like the published data
+  [ -d data/mini_train_xv ] || utils/subset_data_dir.sh --per-spk "$xvector_train_per_spk" data/mini_train data/mini_train_xv
+  for vc in $voice_configs; do
+    m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+    log "  $v"
+    convert "$m" "$st" data/mini_test_trial "data/mini_test_trial_$v" "$seed"
+    convert "$m" "$st" data/mini_test_enroll "data/mini_test_enroll_$v" "$seed"
+    convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_$v" "$seed"
+    convert "$m" "$st" data/mini_test_enroll "data/mini_test_enroll_${v}_s$semi_seed" "$semi_seed"
+    convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_${v}_s$semi_seed" "$semi_seed"
+  done
+fi
+
+if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
+  v=$(vname "$nmethod" "$nstrat")
+  log "stage 5: the neutral corpus: $v voices, tagged words silenced and removed from the text"
+  for s in mini_train mini_dev mini_test; do
+    convert "$nmethod" "$nstrat" "data/$s" "data/${s}_$v" "$seed"
+    done_ok "data/${s}_neutral" || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --nj "$nj" --cmd "$train_cmd" \
+      "data/${s}_$v" "data/$s/tags.conll" "data/$s/words.ctm" "exp/mask/$s" "data/${s}_neutral"
+    # with the gold CTM every tagged interval must be silent: any leak stops the recipe
+    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s (gold CTM)" \
+      "data/${s}_neutral" "data/$s/tags.conll" "data/$s/words.ctm" "exp/mask/$s/verify"
+  done
+  # with the aligner's CTM (what a real corpus gets) the leaks are measured against the gold timings
+  done_ok data/mini_test_neutral_ali || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
+    --nj "$nj" --cmd "$train_cmd" "data/mini_test_$v" data/mini_test/tags.conll exp/align/mini_test/wrd_ali/ctm \
+    exp/mask/mini_test_ali data/mini_test_neutral_ali
+  # against the CTM used for masking it must be zero (the masking itself), against gold it measures the aligner
+  steps/verify_masking.sh --tags "$mask_tags" --orig-data data/mini_test --results "$results" \
+    --name "mini_test (pocketsphinx CTM, checked on it)" \
+    data/mini_test_neutral_ali data/mini_test/tags.conll exp/align/mini_test/wrd_ali/ctm exp/mask/mini_test_ali/verify_self
+  steps/verify_masking.sh --tags "$mask_tags" --orig-data data/mini_test --results "$results" \
+    --name "mini_test (pocketsphinx CTM, checked on gold)" --fail-on-leak false \
+    data/mini_test_neutral_ali data/mini_test/tags.conll data/mini_test/words.ctm exp/mask/mini_test_ali/verify
+fi
+
+if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
+  log "stage 6: ASR ($asr_config) on original and on neutral data, decoded on the original test set"
+  tier=$(basename "$asr_config" .yaml)
+  aopts=(--asr-config "$asr_config" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
+  steps/train_asr.sh "${aopts[@]}" data/mini_train data/mini_dev exp/asr_${tier}_original
+  steps/train_asr.sh "${aopts[@]}" data/mini_train_neutral data/mini_dev_neutral exp/asr_${tier}_neutral
+  for model in original neutral; do
+    d=exp/asr_${tier}_$model/decode_${model}_mini_test
+    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" "exp/asr_${tier}_$model" data/mini_test "$d"
+    steps/score.sh --results "$results" --title "ASR ($tier) trained on $model data, decoded on the original mini_test" \
+      data/mini_test "$d"
+  done
+  pydeid asr-wer-table --results "$results" \
+    "original:$tier=exp/asr_${tier}_original/decode_original_mini_test" \
+    "transformed:$tier=exp/asr_${tier}_neutral/decode_neutral_mini_test"
+fi
+
+if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
+  log "stage 7: x-vector attacks in three scenarios for $voice_configs"
+  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" \
+    data/mini_train exp/xvector_original
+  common=(--seed "$seed" --xvector-config "$xvector_config" --nj "$nj" --cmd "$train_cmd")
+  [ -f exp/attack/original/scores/metrics.json ] || steps/attack.sh "${common[@]}" --scenario original \
+    --model exp/xvector_original data/mini_train data/mini_test_enroll data/mini_test_trial exp/attack/original
+  for vc in $voice_configs; do
+    m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+    a=(--method "$m" --strategy "$st" --orig-trial data/mini_test_trial)
+    [ -f "exp/attack/ignorant_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
+      --scenario ignorant --model exp/xvector_original \
+      data/mini_train data/mini_test_enroll "data/mini_test_trial_$v" "exp/attack/ignorant_$v"
+    [ -f "exp/attack/lazy-informed_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
+      --scenario lazy-informed \
+      "data/mini_train_xv_$v" "data/mini_test_enroll_$v" "data/mini_test_trial_$v" "exp/attack/lazy-informed_$v"
+    [ -f "exp/attack/semi-informed_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
+      --scenario semi-informed \
+      "data/mini_train_xv_${v}_s$semi_seed" "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" \
+      "exp/attack/semi-informed_$v"
+  done
+  pydeid attack-table --results "$results" exp/attack/*/scores
+fi
+
+if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
+  log "stage 8: speaker-adversarial ASR encoder (alpha $adversarial_alphas)"
+  local/mini/run_adversarial.sh --alphas "$adversarial_alphas" --seed "$seed" --results "$results" \
+    data/mini_train data/mini_dev data/mini_test exp/asr_adversarial
+fi
+
+if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then
+  log "stage 9: report"
+  pydeid report-summary --results "$results" --exp exp
+fi
+log "done (stages $stage..$stop_stage); results in $results"
