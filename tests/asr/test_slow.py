@@ -12,8 +12,8 @@ from conftest import REPO, run_step
 
 pytestmark = pytest.mark.slow
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")
-EPOCHS = "30"
-MAX_WER = 90.0  # measured: 79.0% (CER 31.0%) after 30 epochs, CTC weight 1.0; a regression shows as a jump
+EPOCHS = "20"
+MAX_WER = 90.0  # measured: 74.6% (CER 28.9%) after 20 epochs, CTC weight 1.0; a regression shows as a jump
 
 
 @pytest.fixture(scope="module")
