@@ -58,7 +58,8 @@ def main():
     m = json.loads((scores / "metrics.json").read_text())
     metric_rows = []
     for b, per in m["backends"].items():
-        for sub, v in per.items():
+        for sub in ("pooled", "male", "female"):
+            v = per[sub]
             metric_rows.append([b, sub, v.get("eer_pct"), v.get("min_dcf_p0.01"), v.get("min_dcf_p0.05"),
                                 v.get("linkability"), v.get("acc_pct"), f"{v['n_target']}/{v['n_nontarget']}"])
     text = [f"# x-vector attacker on mini ({a.size}), {a.config}, seed {a.seed}", "",
