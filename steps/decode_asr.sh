@@ -7,8 +7,8 @@
 # Usage: steps/decode_asr.sh [options] <exp-dir> <data> <decode-dir>
 #   --nj 1                 parallel jobs (the data dir is split with utils/split_data.sh when > 1)
 #   --cmd "$decode_cmd"
-#   --beam-size 4
-#   --ctc-weight 0.3
+#   --beam-size ""         default: <exp-dir>/decode.yaml (the tier's conf/asr/<tier>_decode.yaml), else 4
+#   --ctc-weight ""        default: <exp-dir>/decode.yaml, else 0.3 (the small tier decodes with 1.0)
 #   --penalty 0.0          insertion bonus
 #   --ngpu 0
 #   --model valid.acc.best.pth   model file inside <exp-dir> (or an absolute path)
@@ -17,8 +17,8 @@ set -euo pipefail
 
 nj=1
 cmd=${decode_cmd:-run.pl}
-beam_size=4
-ctc_weight=0.3
+beam_size=
+ctc_weight=
 penalty=0.0
 ngpu=0
 model=valid.acc.best.pth
@@ -39,7 +39,9 @@ for f in "$exp/config.yaml" "$exp/textnorm.json"; do
 done
 pydeid validate-data-dir --no-text "$data" >/dev/null
 
-opts=(--beam-size "$beam_size" --ctc-weight "$ctc_weight" --penalty "$penalty" --ngpu "$ngpu" --model "$model")
+opts=(--penalty "$penalty" --ngpu "$ngpu" --model "$model")
+[ -n "$beam_size" ] && opts+=(--beam-size "$beam_size")
+[ -n "$ctc_weight" ] && opts+=(--ctc-weight "$ctc_weight")
 [ "$ctm" = true ] || opts+=(--no-ctm)
 gpu_opt=()
 [ "$ngpu" -gt 0 ] && gpu_opt=(--gpu "$ngpu")

@@ -9,7 +9,7 @@
 #   --asr-config conf/asr/small.yaml
 #   --max-epoch ""          override the config's max_epoch
 #   --ngpu 0
-#   --ctc-weight 1.0        decoding CTC weight (1.0 suits the small tier, see conf/asr/small.yaml)
+#   --ctc-weight ""         decoding CTC weight (default: the tier's conf/asr/<tier>_decode.yaml)
 #   --cmd "$cuda_cmd"       training jobs;  --decode-cmd "$decode_cmd"  decoding jobs
 #   --results ""            RESULTS.md to receive the table (default <exp-prefix>_adv_RESULTS.md)
 # Output: <exp-prefix>_adv<alpha>/ (ESPnet exp dirs with decode_<test>/), <exp-prefix>_adv_table1.md
@@ -19,7 +19,7 @@ alphas="0 0.5 2.0"
 asr_config=conf/asr/small.yaml
 max_epoch=
 ngpu=0
-ctc_weight=1.0
+ctc_weight=
 cmd=${cuda_cmd:-run.pl}
 decode_cmd=${decode_cmd:-run.pl}
 results=
@@ -41,7 +41,9 @@ for a in $alphas; do
   opts=(--asr-config "$asr_config" --adv-alpha "$a" --ngpu "$ngpu" --cmd "$cmd")
   [ -n "$max_epoch" ] && opts+=(--max-epoch "$max_epoch")
   steps/train_asr.sh "${opts[@]}" "$train" "$valid" "$exp"
-  steps/decode_asr.sh --cmd "$decode_cmd" --ngpu "$ngpu" --ctc-weight "$ctc_weight" --ctm false "$exp" "$test" "$exp/$name"
+  dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false)
+  [ -n "$ctc_weight" ] && dopts+=(--ctc-weight "$ctc_weight")
+  steps/decode_asr.sh "${dopts[@]}" "$exp" "$test" "$exp/$name"
   steps/score.sh "$test" "$exp/$name"
   models+=(--model "phi_$a=$exp")
 done

@@ -29,10 +29,26 @@ from .textnorm import TextNorm
 log = logging.getLogger(__name__)
 
 
-def decode_asr(exp_dir, data, out_dir, beam_size: int = 4, ctc_weight: float = 0.3, ngpu: int = 0,
-               model_file: str = "valid.acc.best.pth", penalty: float = 0.0, maxlenratio: float = 0.0,
-               ctm: bool = True) -> Path:
+DEFAULTS = {"beam_size": 4, "ctc_weight": 0.3}
+
+
+def decoding_defaults(exp: Path) -> dict:
+    """beam_size / ctc_weight: <exp-dir>/decode.yaml (the tier's, written at training) over DEFAULTS."""
+    import yaml
+    out = dict(DEFAULTS)
+    if (exp / "decode.yaml").exists():
+        out.update({k: v for k, v in (yaml.safe_load((exp / "decode.yaml").read_text()) or {}).items()
+                    if k in DEFAULTS})
+    return out
+
+
+def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight: float | None = None,
+               ngpu: int = 0, model_file: str = "valid.acc.best.pth", penalty: float = 0.0,
+               maxlenratio: float = 0.0, ctm: bool = True) -> Path:
     exp = Path(exp_dir).resolve()
+    dflt = decoding_defaults(exp)
+    beam_size = int(dflt["beam_size"] if beam_size is None else beam_size)
+    ctc_weight = float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight)
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     norm = TextNorm.load(exp / "textnorm.json")

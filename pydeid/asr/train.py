@@ -3,6 +3,7 @@
 Layout of <exp-dir> (the ESPnet way, plus pydeid's small additions):
   config.yaml, checkpoint.pth, <N>epoch.pth, valid.acc.best.pth, images/   written by espnet2 asr_train
   textnorm.json          text normalisation used for the targets (re-applied when decoding and scoring)
+  decode.yaml            the tier's decoding defaults (beam_size, ctc_weight) from conf/asr/<tier>_decode.yaml
   data/{train,valid}/    ESPnet-ready wav.scp/text (see prep.py), spk for the adversarial model
   tokens/                token list (and sentencepiece model for --token-type bpe)
   stats/                 collect-stats output: feats_stats.npz (global MVN), shape files
@@ -96,6 +97,9 @@ def train_asr(train_data, valid_data, exp_dir, config, token_type: str = "char",
         raise ValueError(f"{config}: remove the `normalize:` key (global MVN is added after collect-stats)")
     norm = TextNorm(case, strip_punct)
     norm.save(exp / "textnorm.json")
+    decode_defaults = config.with_name(config.stem + "_decode.yaml")  # conf/asr/<tier>_decode.yaml
+    if decode_defaults.exists():
+        atomic_write_text(exp / "decode.yaml", decode_defaults.read_text())
 
     tr = prepare_asr_data(train_data, exp / "data" / "train", norm)
     va = prepare_asr_data(valid_data, exp / "data" / "valid", norm)

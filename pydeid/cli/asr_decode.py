@@ -5,8 +5,8 @@ HELP = "decode a Kaldi data dir with an ESPnet model trained by steps/train_asr.
 
 
 def add_arguments(p):
-    p.add_argument("--beam-size", type=int, default=4)
-    p.add_argument("--ctc-weight", type=float, default=0.3)
+    p.add_argument("--beam-size", type=int, default=None, help="default: <exp-dir>/decode.yaml, else 4")
+    p.add_argument("--ctc-weight", type=float, default=None, help="default: <exp-dir>/decode.yaml, else 0.3")
     p.add_argument("--penalty", type=float, default=0.0)
     p.add_argument("--ngpu", type=int, default=0)
     p.add_argument("--model", default="valid.acc.best.pth", help="model file in <exp-dir> or absolute path")

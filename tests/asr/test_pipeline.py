@@ -45,7 +45,7 @@ def test_train_decode_score_small(mini_corpus, tmp_path):
               "--espnet-args", "--batch_size 4 --scheduler_conf warmup_steps=20 --specaug none",
               str(train), str(dev), str(exp)])
     for f in ("config.yaml", "valid.acc.best.pth", "checkpoint.pth", "textnorm.json", "tokens/tokens.txt",
-              "stats/train/feats_stats.npz", "log/train.log", "RESULTS.md"):
+              "stats/train/feats_stats.npz", "log/train.log", "RESULTS.md", "decode.yaml"):
         assert (exp / f).exists(), f
     summ = json.loads((exp / "train_summary.json").read_text())
     assert summ["num_epochs"] == 5
@@ -58,6 +58,8 @@ def test_train_decode_score_small(mini_corpus, tmp_path):
     dec = exp / "decode_mini_test"
     run_step(["steps/decode_asr.sh", "--nj", "1", "--beam-size", "2", str(exp), str(test), str(dec)])
     hyps = _check_decode(test, dec)
+    info = json.loads((dec / "decode_info.json").read_text())
+    assert (info["beam_size"], info["ctc_weight"]) == (2, 1.0)  # option over the tier's decode.yaml default
     # ASR output as a data dir (text transformation / masking on ASR transcripts, seed 004 section 5.2)
     from pydeid.asr.decode import hyp_data_dir
     hd = DataDir.read(hyp_data_dir(test, dec, tmp_path / "mini_test_asr"))
