@@ -40,11 +40,11 @@ def _read(data, need_text: bool) -> DataDir:
     if need_text or (p / "text").exists():
         return DataDir.read(p)
     from pydeid.io import read_kaldi_map, validate_data_dir
-    from pydeid.io.datadir import _parse_segments
+    from pydeid.io import parse_segments
     validate_data_dir(p, no_text=True)
     d = DataDir(path=p, wav_scp=read_kaldi_map(p / "wav.scp"), utt2spk=read_kaldi_map(p / "utt2spk"))
     if (p / "segments").exists():
-        d.segments = _parse_segments(p / "segments")
+        d.segments = parse_segments(p / "segments")
     return d
 
 

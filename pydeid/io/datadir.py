@@ -148,6 +148,11 @@ class DataDir:
         return path
 
 
+def parse_segments(path: str | os.PathLike) -> dict[str, Segment]:
+    """Read a Kaldi segments file (validated: three fields, numeric, start < end unless end is -1)."""
+    return _parse_segments(Path(path))
+
+
 def _parse_segments(path: Path) -> dict[str, Segment]:
     out: dict[str, Segment] = {}
     for lineno, (utt, rest) in enumerate(read_kaldi_map(path).items(), 1):

@@ -201,8 +201,11 @@ fi
 
 if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
   log "stage 8: speaker-adversarial ASR encoder (alpha $adversarial_alphas)"
-  local/mini/run_adversarial.sh --alphas "$adversarial_alphas" --seed "$seed" --results "$results" \
-    data/mini_train data/mini_dev data/mini_test exp/asr_adversarial
+  tier=$(basename "$asr_config" .yaml)
+  aopts=(--alphas "$adversarial_alphas" --asr-config "$asr_config" --results "$results" --cmd "$cuda_cmd")
+  [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
+  steps/train_asr_adversarial.sh "${aopts[@]}" data/mini_train data/mini_dev data/mini_test \
+    data/mini_test_enroll data/mini_test_trial exp/asr_$tier
 fi
 
 if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then
