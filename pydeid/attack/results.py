@@ -63,7 +63,7 @@ def scenario_section(runs: list[dict], backend: str, results_md: Path | None = N
     rows = []
     for key, label in SUBSET_ROWS:
         rows.append([label] + [_pct(m["backends"].get(backend, {}).get(key, {}).get("eer_pct")) for m in runs])
-    body = [f"Attacker {SCENARIO_TEXT.get(scenario, scenario)}.",
+    body = [f"Scenario: {SCENARIO_TEXT.get(scenario, scenario)}.",
             f"EER (%) with {backend.upper() if backend == 'plda' else backend} scoring; "
             "columns: voice transformation method and target-selection strategy (S1 one fixed target, "
             "S2 one target per speaker, S3 one per utterance).", "",
