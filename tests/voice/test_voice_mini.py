@@ -9,7 +9,7 @@ import json
 import numpy as np
 
 from pydeid.io import DataDir, validate_data_dir
-from test_cli import all_text, cli
+from test_voice_cli import all_text, cli
 from voice_helpers import median_f0
 
 
