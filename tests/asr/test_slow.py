@@ -13,7 +13,8 @@ from conftest import REPO, run_step
 pytestmark = pytest.mark.slow
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")
 EPOCHS = "20"
-MAX_WER = 90.0  # measured: 74.6% (CER 28.9%) after 20 epochs, CTC weight 1.0; a regression shows as a jump
+MAX_WER = 90.0  # the requirement. Measured on the 400-utt corpus (old default): 74.6% after 20 epochs; on the current
+# 256-utt default with conf/asr/small.yaml (d9408d8) 20 epochs gave WER 122.7% / CER 54.2% (bench/asr_results_mini.md): FAILS now
 
 
 @pytest.fixture(scope="module")
