@@ -36,7 +36,8 @@ voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy p
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
 xvector_train_per_spk=8   # utterances per speaker converted for the informed attackers' training sets
 asr_config=conf/asr/small.yaml
-asr_max_epoch=
+asr_max_epoch=8      # CPU budget of the demo; conf/asr/small.yaml allows 20 (bench/asr_results_mini.md)
+asr_decode_model=valid.cer_ctc.best.pth   # the CTC branch decodes the small tier: select on CTC CER
 xvector_config=conf/xvector/mini.yaml
 adversarial=true
 adversarial_alphas="0 0.5"
@@ -166,7 +167,8 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   steps/train_asr.sh "${aopts[@]}" data/mini_train_neutral data/mini_dev_neutral exp/asr_${tier}_neutral
   for model in original neutral; do
     d=exp/asr_${tier}_$model/decode_${model}_mini_test
-    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" "exp/asr_${tier}_$model" data/mini_test "$d"
+    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" --model "$asr_decode_model" \
+      "exp/asr_${tier}_$model" data/mini_test "$d"
     steps/score.sh --results "$results" --title "ASR ($tier) trained on $model data, decoded on the original mini_test" \
       data/mini_test "$d"
   done
