@@ -39,9 +39,10 @@ with atomic_write(sys.argv[1]) as f:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_process_leaves_nothing(tmp_path, sig):
     target = tmp_path / "out.txt"
-    code = WRITER
-    if sig == signal.SIGTERM:  # our CLI maps SIGTERM to SystemExit; do the same here
-        code = "import signal, sys\nsignal.signal(signal.SIGTERM, lambda *a: sys.exit(143))\n" + WRITER
+    # Python only raises KeyboardInterrupt on SIGINT when SIGINT was not ignored at start-up (it is in background
+    # jobs), so install the handler explicitly; our CLI maps SIGTERM to SystemExit, do the same here.
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))\n" + WRITER)
     proc = subprocess.Popen([sys.executable, "-c", code, str(target)], stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "writing"
     assert any(x.name.endswith(".tmp") for x in tmp_path.iterdir())  # the temp file exists while writing
