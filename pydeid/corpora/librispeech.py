@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
-from pydeid.io import DataDir, FormatError, write_kaldi_map
+from pydeid.io import DataDir, FormatError, write_datadir_atomic
 
 SUBSETS = ("dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100", "train-clean-360",
            "train-other-500")
@@ -114,32 +112,6 @@ def read_subset(subset_dir: str | os.PathLike, speakers_txt: str | os.PathLike |
                 raise FormatError(trans, None, f"{flac.name} has no transcript line")
         d.spk2gender[spk] = spk_gender[spk]
     return d
-
-
-def write_datadir_atomic(d: DataDir, out: str | os.PathLike, extra: dict[str, dict[str, str]] | None = None,
-                         extra_text: dict[str, str] | None = None) -> Path:
-    """Write a whole data dir into a temp sibling, then swap it in: no half-written dir is ever visible."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    try:
-        d.write(tmp)
-        for name, table in (extra or {}).items():
-            write_kaldi_map(tmp / name, table)
-        for name, body in (extra_text or {}).items():
-            (tmp / name).write_text(body, encoding="utf-8")
-        old = None
-        if out.exists():
-            old = out.parent / f".{out.name}.old.{os.getpid()}"
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    d.path = out
-    return out
 
 
 def prepare_subset(corpus_root: str | os.PathLike, subset: str, out_dir: str | os.PathLike,

@@ -10,6 +10,8 @@ utterances; spk2utt is the inverse of utt2spk. Genders are `m` or `f`.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -276,3 +278,29 @@ def write_data_dir(path: str | os.PathLike, **tables) -> Path:
 def copy_file_atomic(src: Path, dst: Path) -> None:
     with open(src, "rb") as fi, atomic_write(dst, "wb", encoding=None) as fo:
         fo.write(fi.read())
+
+
+def write_datadir_atomic(d: DataDir, out: str | os.PathLike, extra: dict[str, dict[str, str]] | None = None,
+                         extra_text: dict[str, str] | None = None) -> Path:
+    """Write a whole data dir into a temp sibling, then swap it in: no half-written dir is ever visible."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    try:
+        d.write(tmp)
+        for name, table in (extra or {}).items():
+            write_kaldi_map(tmp / name, table)
+        for name, body in (extra_text or {}).items():
+            (tmp / name).write_text(body, encoding="utf-8")
+        old = None
+        if out.exists():
+            old = out.parent / f".{out.name}.old.{os.getpid()}"
+            os.replace(out, old)
+        os.replace(tmp, out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    d.path = out
+    return out

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pydeid.io import DataDir, FormatError, Segment, atomic_write_text, kaldi_sort_key, write_kaldi_map
 
-from ..librispeech import write_datadir_atomic
+from pydeid.io import write_datadir_atomic
 from .bpf import read_par
 from .cleaner import MARKERS, clean_transliteration
 from .signals import SignalError, index_signals, list_corpus_files, resolve
