@@ -28,10 +28,7 @@ def run(args):
 
 def update_accuracy_results(results, name, d, tolerance):
     """One row per alignment run; rows of other runs are kept (parsed back from the section)."""
-    import re
-    from pathlib import Path
-
-    from pydeid.report import markdown_table, update_results_section
+    from pydeid.report.tables import upsert_results_row
 
     key = "align-accuracy"
     tol = int(round(tolerance * 1000))
@@ -39,17 +36,6 @@ def update_accuracy_results(results, name, d, tolerance):
                "median (ms)", f"boundaries within {tol} ms"]
     row = [name, str(d["utterances"]), f"{d['paired_words']} / {d['gold_words']}", f"{d['mean_abs_error_ms']:.1f}",
            f"{d['median_abs_error_ms']:.1f}", f"{100 * d[f'within_{tol}ms']:.1f}%"]
-    rows = []
-    p = Path(results)
-    if p.exists():
-        m = re.search(rf"<!-- begin {key} -->(.*?)<!-- end {key} -->", p.read_text(), re.S)
-        if m:
-            for line in m.group(1).splitlines():
-                cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if line.startswith("|") and len(cells) == len(headers) and cells[0] not in (headers[0], name) \
-                        and not set(cells[0]) <= set("-"):
-                    rows.append(cells)
-    rows.append(row)
-    body = markdown_table(headers, rows) + ("\nBoundaries = word starts and ends of words paired by sequence "
-                                            "alignment with the gold CTM; both count.\n")
-    update_results_section(results, key, body, title="Forced alignment accuracy (word boundaries vs gold CTM)")
+    upsert_results_row(results, key, headers, row, "Forced alignment accuracy (word boundaries vs gold CTM)",
+                       footer="\nBoundaries = word starts and ends of words paired by sequence alignment with the "
+                              "gold CTM; both count.\n")

@@ -42,10 +42,7 @@ def run(args):
 
 
 def _results(args, s):
-    import re
-    from pathlib import Path
-
-    from pydeid.report import markdown_table, update_results_section
+    from pydeid.report.tables import upsert_results_row
 
     key = "verify-masking"
     headers = ["masked data / reference CTM", "entities", "audio leaks", "text leaks", "unverifiable",
@@ -53,16 +50,4 @@ def _results(args, s):
     name = args.name or f"{args.masked} / {args.ctm}"
     row = [name, str(s["entities"]), str(s["audio_leaks"]), str(s["text_leaks"]), str(s["unverifiable"]),
            f"{args.threshold_dbfs:g}", f"{1000 * args.tolerance:g}"]
-    rows = []
-    p = Path(args.results)
-    if p.exists():
-        m = re.search(rf"<!-- begin {key} -->(.*?)<!-- end {key} -->", p.read_text(), re.S)
-        if m:
-            for line in m.group(1).splitlines():
-                cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if line.startswith("|") and len(cells) == len(headers) and cells[0] not in (headers[0], name) \
-                        and not set(cells[0]) <= set("-"):
-                    rows.append(cells)
-    rows.append(row)
-    update_results_section(args.results, key, markdown_table(headers, rows),
-                           title="Word masking: leaks found by verify-masking")
+    upsert_results_row(args.results, key, headers, row, "Word masking: leaks found by verify-masking")

@@ -44,3 +44,21 @@ def update_results_section(results_md: str | os.PathLike, key: str, body: str, t
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     atomic_write_text(path, text)
+
+
+def upsert_results_row(results_md: str | os.PathLike, key: str, headers: Sequence[str], row: Sequence[str],
+                       title: str, footer: str = "") -> None:
+    """Add `row` to the table of section `key`, replacing a row with the same first cell; other rows stay, so
+    several runs (sets, aligners) accumulate in one table."""
+    rows = []
+    path = Path(results_md)
+    if path.exists():
+        m = re.search(rf"<!-- begin {re.escape(key)} -->(.*?)<!-- end {re.escape(key)} -->", path.read_text(), re.S)
+        if m:
+            for line in m.group(1).splitlines():
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if line.startswith("|") and len(cells) == len(headers) and cells[0] not in (headers[0], row[0]) \
+                        and not set(cells[0]) <= set("-"):
+                    rows.append(cells)
+    rows.append(list(row))
+    update_results_section(results_md, key, markdown_table(headers, rows) + footer, title=title)
