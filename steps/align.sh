@@ -7,7 +7,7 @@
 #   --backend pocketsphinx   pocketsphinx | ctc
 #   --nj 1                   parallel jobs (whole speakers per job, utils/split_data.sh)
 #   --cmd "$train_cmd"
-#   --model-file ""          ctc: the .pth to use (default valid.acc.best.pth / latest next to config.yaml)
+#   --model-file ""          ctc: the .pth to use (default: best checkpoint by config.yaml's first best_model_criterion)
 #   --extra-dict ""          pocketsphinx: extra pronunciations, "word PH ON ES" per line
 #   --phones true            pocketsphinx: false skips the phone pass (empty phn_ali/ctm, ~3x faster)
 #   --gold-ctm ""            also score word boundaries against this CTM (pydeid align-accuracy)

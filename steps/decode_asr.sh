@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Decode a Kaldi data dir with a model trained by steps/train_asr.sh (espnet2 asr_inference, CTC/attention beam
-# search without LM), in --nj parallel jobs through $cmd; hypotheses merged into <decode-dir>/text and, when
+# search, optionally with a token LM: --lm-exp), in --nj parallel jobs through $cmd; hypotheses merged into <decode-dir>/text and, when
 # pydeid.align.ctc is available, hypothesis word timings into <decode-dir>/hyp.ctm (CTC forced alignment of
 # the hypothesis with the same model). Score with steps/score.sh.
 #
@@ -10,8 +10,11 @@
 #   --beam-size ""         default: <exp-dir>/decode.yaml (the tier's conf/asr/<tier>_decode.yaml), else 4
 #   --ctc-weight ""        default: <exp-dir>/decode.yaml, else 0.3 (the small tier decodes with 1.0)
 #   --penalty 0.0          insertion bonus
+#   --lm-exp ""            token LM from steps/train_lm.sh (trained on the transcripts of <exp-dir>)
+#   --lm-weight ""         default: <exp-dir>/decode.yaml, else 1.0
 #   --ngpu 0
-#   --model valid.acc.best.pth   model file inside <exp-dir> (or an absolute path)
+#   --model ""            model file inside <exp-dir> (or an absolute path); default: the best checkpoint by the
+#                          first best_model_criterion of <exp-dir>/config.yaml (pydeid/asr/checkpoints.py)
 #   --ctm true             write hyp.ctm
 set -euo pipefail
 
@@ -20,8 +23,10 @@ cmd=${decode_cmd:-run.pl}
 beam_size=
 ctc_weight=
 penalty=0.0
+lm_exp=
+lm_weight=
 ngpu=0
-model=valid.acc.best.pth
+model=
 ctm=true
 help_message="Usage: $0 [options] <exp-dir> <data> <decode-dir>  (see the header of $0 for options)"
 . utils/parse_options.sh
@@ -39,7 +44,13 @@ for f in "$exp/config.yaml" "$exp/textnorm.json"; do
 done
 pydeid validate-data-dir --no-text "$data" >/dev/null
 
-opts=(--penalty "$penalty" --ngpu "$ngpu" --model "$model")
+opts=(--penalty "$penalty" --ngpu "$ngpu")
+[ -n "$model" ] && opts+=(--model "$model")
+if [ -n "$lm_exp" ]; then
+  [ -f "$lm_exp/valid.loss.best.pth" ] || { echo "$0: no LM in $lm_exp (steps/train_lm.sh)" >&2; exit 1; }
+  opts+=(--lm-exp "$lm_exp")
+  [ -n "$lm_weight" ] && opts+=(--lm-weight "$lm_weight")
+fi
 [ -n "$beam_size" ] && opts+=(--beam-size "$beam_size")
 [ -n "$ctc_weight" ] && opts+=(--ctc-weight "$ctc_weight")
 [ "$ctm" = true ] || opts+=(--no-ctm)

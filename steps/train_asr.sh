@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Train an ESPnet CTC/attention ASR model (espnet2 tokenize_text, asr_train --collect_stats, asr_train) on a
 # Kaldi data dir. The model and logs land in <exp-dir> the ESPnet way: config.yaml, checkpoints,
-# valid.acc.best.pth, RESULTS.md; plus textnorm.json (text normalisation re-applied when decoding/scoring).
+# valid.<criterion>.best.pth, RESULTS.md; plus textnorm.json (text normalisation re-applied when decoding/scoring).
 # Re-running resumes an interrupted training (ESPnet --resume true); a finished one is left as is.
 #
 # Usage: steps/train_asr.sh [options] <train-data> <valid-data> <exp-dir>
@@ -61,4 +61,4 @@ $cmd "${gpu_opt[@]}" "$dir/log/train.log" pydeid asr-train "${opts[@]}" "$train"
   tail -n 20 "$dir/log/train.log" >&2
   exit 1
 }
-echo "$0: done: $dir/valid.acc.best.pth"
+echo "$0: done: $dir (config.yaml, checkpoints, RESULTS.md)"

@@ -89,8 +89,7 @@ def ctc_word_segments(log_probs, word_token_ids: list[list[int]], blank: int = 0
 def load_speech2text(model: str | os.PathLike, model_file: str | os.PathLike | None = None, device: str = "cpu"):
     """An ESPnet Speech2Text from an exp dir (config.yaml + *.pth) or a config.yaml path.
 
-    Without model_file the first existing of valid.acc.best.pth, valid.acc.ave.pth, valid.loss.best.pth,
-    latest.pth, or the newest *.pth, is used.
+    Without model_file: the checkpoint of the first best_model_criterion of config.yaml (pydeid.asr.checkpoints).
     """
     from espnet2.bin.asr_inference import Speech2Text
     model = Path(model)
@@ -99,15 +98,8 @@ def load_speech2text(model: str | os.PathLike, model_file: str | os.PathLike | N
     if not config.exists():
         raise FileNotFoundError(f"ESPnet config not found: {config}")
     if model_file is None:
-        for name in ("valid.acc.best.pth", "valid.acc.ave.pth", "valid.loss.best.pth", "latest.pth"):
-            if (exp / name).exists():
-                model_file = exp / name
-                break
-        else:
-            pths = sorted(exp.glob("*.pth"), key=lambda p: p.stat().st_mtime)
-            if not pths:
-                raise FileNotFoundError(f"no *.pth model file next to {config}")
-            model_file = pths[-1]
+        from pydeid.asr.checkpoints import default_model_file
+        model_file = default_model_file(exp)
     return Speech2Text(asr_train_config=str(config), asr_model_file=str(model_file), device=device,
                        ctc_weight=1.0, beam_size=1, lm_weight=0.0)
 

@@ -22,6 +22,7 @@ import soundfile as sf
 
 from pydeid.io import atomic_write_text, read_kaldi_map, write_kaldi_map
 
+from .checkpoints import resolve_model_file
 from .espnet_run import run_espnet
 from .prep import prepare_asr_data
 from .textnorm import TextNorm
@@ -29,11 +30,12 @@ from .textnorm import TextNorm
 log = logging.getLogger(__name__)
 
 
-DEFAULTS = {"beam_size": 4, "ctc_weight": 0.3}
+DEFAULTS = {"beam_size": 4, "ctc_weight": 0.3, "lm_weight": 1.0}
 
 
 def decoding_defaults(exp: Path) -> dict:
-    """beam_size / ctc_weight: <exp-dir>/decode.yaml (the tier's, written at training) over DEFAULTS."""
+    """beam_size / ctc_weight / lm_weight: <exp-dir>/decode.yaml (the tier's, written at training) over DEFAULTS.
+    lm_weight applies only when an LM is given (--lm-exp)."""
     import yaml
     out = dict(DEFAULTS)
     if (exp / "decode.yaml").exists():
@@ -43,18 +45,24 @@ def decoding_defaults(exp: Path) -> dict:
 
 
 def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight: float | None = None,
-               ngpu: int = 0, model_file: str = "valid.acc.best.pth", penalty: float = 0.0,
-               maxlenratio: float = 0.0, ctm: bool = True) -> Path:
+               ngpu: int = 0, model_file: str | None = None, penalty: float = 0.0,
+               maxlenratio: float = 0.0, ctm: bool = True, lm_exp=None, lm_weight: float | None = None) -> Path:
     exp = Path(exp_dir).resolve()
     dflt = decoding_defaults(exp)
     beam_size = int(dflt["beam_size"] if beam_size is None else beam_size)
     ctc_weight = float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight)
+    lm_args, lm_info = ["--lm_weight", 0], None
+    if lm_exp:
+        from .lm import check_lm_matches
+        lm_exp = Path(lm_exp).resolve()
+        lm_weight = float(dflt["lm_weight"] if lm_weight is None else lm_weight)
+        lm_args = ["--lm_weight", lm_weight, "--lm_train_config", lm_exp / "config.yaml",
+                   "--lm_file", check_lm_matches(exp, lm_exp)]
+        lm_info = {"lm_exp": str(lm_exp), "lm_weight": lm_weight}
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     norm = TextNorm.load(exp / "textnorm.json")
-    model = Path(model_file) if Path(model_file).is_absolute() else exp / model_file
-    if not model.exists():
-        raise FileNotFoundError(f"{model}: no such model (train first, or pass --model)")
+    model = resolve_model_file(exp, model_file)
     from . import adversarial  # noqa: F401  registers the speaker-adversarial model class
 
     asr_data = prepare_asr_data(data, out / "data", norm, need_text=False)
@@ -67,7 +75,7 @@ def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight:
     t0 = time.time()
     run_espnet("asr_inference", [
         "--ngpu", ngpu, "--batch_size", 1, "--beam_size", beam_size, "--ctc_weight", ctc_weight,
-        "--lm_weight", 0, "--penalty", penalty, "--maxlenratio", maxlenratio, "--nbest", 1,
+        *lm_args, "--penalty", penalty, "--maxlenratio", maxlenratio, "--nbest", 1,
         "--asr_train_config", exp / "config.yaml", "--asr_model_file", model,
         "--data_path_and_name_and_type", f"{asr_data}/wav.scp,speech,sound",
         "--key_file", asr_data / "wav.scp", "--output_dir", esp])
@@ -84,7 +92,7 @@ def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight:
     if ctm:
         ctm_status = write_hyp_ctm(exp, model, asr_data, hyps, out / "hyp.ctm")
     info = {"exp_dir": str(exp), "model": str(model), "data": str(Path(data).resolve()), "beam_size": beam_size,
-            "ctc_weight": ctc_weight, "num_utts": len(hyps), "audio_seconds": round(audio_sec, 2),
+            "ctc_weight": ctc_weight, "lm": lm_info, "num_utts": len(hyps), "audio_seconds": round(audio_sec, 2),
             "decode_seconds": round(wall, 2), "rtf": round(wall / audio_sec, 3) if audio_sec else None,
             "ctm": ctm_status}
     atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")

@@ -27,12 +27,13 @@ from pydeid.io import DataDir, kaldi_sort_key
 log = logging.getLogger(__name__)
 
 
-def load_model(exp_dir, model_file: str = "valid.acc.best.pth"):
+def load_model(exp_dir, model_file: str | None = None):
     from espnet2.tasks.asr import ASRTask
 
     from . import adversarial  # noqa: F401  registers espnet_spk_adv
+    from .checkpoints import resolve_model_file
     exp = Path(exp_dir)
-    model_path = Path(model_file) if Path(model_file).is_absolute() else exp / model_file
+    model_path = resolve_model_file(exp, model_file)
     model, _ = ASRTask.build_model_from_file(exp / "config.yaml", model_path, "cpu")
     model.eval()
     return model

@@ -52,8 +52,9 @@ class _EpochTimer(logging.Handler):
                                 "results": m.group(2)})
 
 
-def _valid_acc(results: str) -> float | None:
-    m = re.search(r"\[valid\].*?\bacc=([0-9.]+)", results)
+def _valid_metric(results: str, name: str) -> float | None:
+    """A number of the [valid] part of ESPnet's epoch summary (acc is `nan` for CTC-only models: None)."""
+    m = re.search(rf"\[valid\].*?\b{name}=([0-9.]+)(?![0-9.a-z])", results)
     return float(m.group(1)) if m else None
 
 
@@ -170,16 +171,20 @@ def _write_summary(exp: Path, epochs: list[dict], wall: float, config: Path, tok
     old = json.loads(summ_path.read_text()) if summ_path.exists() else {"epochs": []}
     done = {e["epoch"] for e in epochs}
     allep = [e for e in old["epochs"] if e["epoch"] not in done] + [
-        {"epoch": e["epoch"], "seconds": e["seconds"], "valid_acc": _valid_acc(e["results"])} for e in epochs]
+        {"epoch": e["epoch"], "seconds": e["seconds"], "valid_acc": _valid_metric(e["results"], "acc"),
+         "valid_cer_ctc": _valid_metric(e["results"], "cer_ctc")} for e in epochs]
     allep.sort(key=lambda e: e["epoch"])
     accs = [e["valid_acc"] for e in allep if e["valid_acc"] is not None]
+    cers = [e["valid_cer_ctc"] for e in allep if e.get("valid_cer_ctc") is not None]
     secs = [e["seconds"] for e in allep]
     summ = {"config": str(config), "token_type": token_type, "adv_alpha": adv_alpha, "epochs": allep,
             "num_epochs": len(allep), "mean_seconds_per_epoch": round(sum(secs) / len(secs), 2) if secs else None,
-            "best_valid_acc": max(accs) if accs else None, "last_call_wall_seconds": round(wall, 1)}
+            "best_valid_acc": max(accs) if accs else None, "best_valid_cer_ctc": min(cers) if cers else None,
+            "last_call_wall_seconds": round(wall, 1)}
     atomic_write_text(summ_path, json.dumps(summ, indent=1) + "\n")
     rows = [[Path(config).name, token_type, "-" if adv_alpha is None else adv_alpha, summ["num_epochs"],
-             summ["mean_seconds_per_epoch"], summ["best_valid_acc"]]]
+             summ["mean_seconds_per_epoch"], summ["best_valid_acc"], summ["best_valid_cer_ctc"]]]
     update_results_section(exp / "RESULTS.md", "asr-train", markdown_table(
-        ["config", "tokens", "adv alpha", "epochs", "s/epoch", "best valid acc"], rows, ".3f"),
+        ["config", "tokens", "adv alpha", "epochs", "s/epoch", "best valid acc", "best valid CER (CTC)"], rows,
+        ".3f"),
         title=f"Training ({exp.name})")

@@ -8,8 +8,11 @@ def add_arguments(p):
     p.add_argument("--beam-size", type=int, default=None, help="default: <exp-dir>/decode.yaml, else 4")
     p.add_argument("--ctc-weight", type=float, default=None, help="default: <exp-dir>/decode.yaml, else 0.3")
     p.add_argument("--penalty", type=float, default=0.0)
+    p.add_argument("--lm-exp", default=None, help="LM exp dir from steps/train_lm.sh (same token list)")
+    p.add_argument("--lm-weight", type=float, default=None, help="default: <exp-dir>/decode.yaml, else 1.0")
     p.add_argument("--ngpu", type=int, default=0)
-    p.add_argument("--model", default="valid.acc.best.pth", help="model file in <exp-dir> or absolute path")
+    p.add_argument("--model", default=None, help="model file in <exp-dir> or absolute path (default: the best "
+                   "checkpoint by the first best_model_criterion of <exp-dir>/config.yaml)")
     p.add_argument("--no-ctm", action="store_true", help="do not write hypothesis word timings")
     p.add_argument("exp_dir")
     p.add_argument("data")
@@ -20,5 +23,5 @@ def run(args):
     from pydeid.asr.decode import decode_asr
     out = decode_asr(args.exp_dir, args.data, args.decode_dir, beam_size=args.beam_size,
                      ctc_weight=args.ctc_weight, ngpu=args.ngpu, model_file=args.model, penalty=args.penalty,
-                     ctm=not args.no_ctm)
+                     ctm=not args.no_ctm, lm_exp=args.lm_exp, lm_weight=args.lm_weight)
     print(f"{out}/text")

@@ -33,4 +33,5 @@ def run(args):
                     strip_punct=not args.keep_punct, adv_alpha=args.adv_alpha, adv_hidden=args.adv_hidden,
                     num_workers=args.num_workers, max_epoch=args.max_epoch,
                     extra_args=shlex.split(args.espnet_args))
-    print(f"{exp}: trained ({exp / 'valid.acc.best.pth'})")
+    from pydeid.asr.checkpoints import default_model_file
+    print(f"{exp}: trained ({default_model_file(exp)})")

@@ -40,26 +40,37 @@ def _check_decode(data, dec):
 def test_train_decode_score_small(mini_corpus, tmp_path):
     train, dev, test = mini_corpus / "mini_train", mini_corpus / "mini_dev", mini_corpus / "mini_test"
     exp = tmp_path / "exp" / "asr_small"
-    # 32 training utterances: smaller batches, a short warm-up and no SpecAugment so that 5 epochs show learning
-    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", "5",
+    # 32 training utterances: smaller batches, a short warm-up and no SpecAugment so that 8 epochs show learning
+    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", "8",
               "--espnet-args", "--batch_size 4 --scheduler_conf warmup_steps=20 --specaug none",
               str(train), str(dev), str(exp)])
-    for f in ("config.yaml", "valid.acc.best.pth", "checkpoint.pth", "textnorm.json", "tokens/tokens.txt",
+    for f in ("config.yaml", "valid.cer_ctc.best.pth", "checkpoint.pth", "textnorm.json", "tokens/tokens.txt",
               "stats/train/feats_stats.npz", "log/train.log", "RESULTS.md", "decode.yaml"):
         assert (exp / f).exists(), f
     summ = json.loads((exp / "train_summary.json").read_text())
-    assert summ["num_epochs"] == 5
-    accs = [e["valid_acc"] for e in summ["epochs"]]
-    assert max(accs) > accs[0] + 0.05, accs  # it learns
+    assert summ["num_epochs"] == 8
+    cers = [e["valid_cer_ctc"] for e in summ["epochs"]]
+    assert min(cers) < cers[0] - 0.05, cers  # it learns (CTC-only tier: no attention accuracy)
+    assert summ["best_valid_cer_ctc"] == min(cers)
+
+    # a character LM of the same transcripts, with the model's token list
+    lm = tmp_path / "exp" / "lm_small"
+    run_step(["steps/train_lm.sh", "--max-epoch", "2", str(exp), str(lm)])
+    assert (lm / "valid.loss.best.pth").exists()
+    lm_summ = json.loads((lm / "train_summary.json").read_text())
+    assert lm_summ["num_epochs"] == 2 and lm_summ["best_valid_ppl"] > 1
     # the targets are normalised: lower case, no punctuation
     text = (exp / "data" / "train" / "text").read_text()
     assert text == text.lower()
 
     dec = exp / "decode_mini_test"
-    run_step(["steps/decode_asr.sh", "--nj", "1", "--beam-size", "2", str(exp), str(test), str(dec)])
+    run_step(["steps/decode_asr.sh", "--nj", "1", "--beam-size", "2", "--lm-exp", str(lm), str(exp), str(test),
+              str(dec)])
     hyps = _check_decode(test, dec)
     info = json.loads((dec / "decode_info.json").read_text())
     assert (info["beam_size"], info["ctc_weight"]) == (2, 1.0)  # option over the tier's decode.yaml default
+    assert info["model"].endswith("valid.cer_ctc.best.pth")  # the tier's criterion picks the checkpoint
+    assert info["lm"] == {"lm_exp": str(lm), "lm_weight": 1.0}
     # ASR output as a data dir (text transformation / masking on ASR transcripts, seed 004 section 5.2)
     from pydeid.asr.decode import hyp_data_dir
     hd = DataDir.read(hyp_data_dir(test, dec, tmp_path / "mini_test_asr"))

@@ -1,6 +1,7 @@
-"""Full-size checks (pytest -m slow; ~1 h on a busy 2-core machine): the small tier trained on the default-size
-mini corpus reaches a test WER far below 100%; the speaker-adversarial model (alpha 0.5) trains and the seed 004
-table 1 is produced; sentencepiece tokens work."""
+"""Full-size checks (pytest -m slow; ~10 min on 2 cores): the small tier (+ its character LM) trained on the
+default-size mini corpus, as stage 6 of egs/mini/s5 trains it, reaches its measured test WER on the unseen
+test voices; the speaker-adversarial model (alpha 0.5) trains and the seed 004 table 1 is produced; sentencepiece
+tokens work. The default run has a CI-sized guard of the same pipeline: tests/asr/test_wer_regression.py."""
 
 import json
 
@@ -12,9 +13,7 @@ from conftest import REPO, run_step
 
 pytestmark = pytest.mark.slow
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")
-EPOCHS = "20"
-MAX_WER = 90.0  # the requirement. Measured on the 400-utt corpus (old default): 74.6% after 20 epochs; on the current
-# 256-utt default with conf/asr/small.yaml (d9408d8) 20 epochs gave WER 122.7% / CER 54.2% (bench/asr_results_mini.md): FAILS now
+MAX_WER = 50.0  # measured on the default corpus: see egs/mini/s5/RESULTS.md and bench/asr_results_mini.md
 
 
 @pytest.fixture(scope="module")
@@ -29,30 +28,31 @@ def mini_default(tmp_path_factory):
 def small_exp(mini_default, tmp_path_factory):
     exp = tmp_path_factory.mktemp("exp") / "asr_small"
     m = mini_default
-    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", EPOCHS, str(m / "mini_train"),
-              str(m / "mini_dev"), str(exp)], timeout=7200)
-    run_step(["steps/decode_asr.sh", "--nj", "2", "--ctc-weight", "1.0", str(exp), str(m / "mini_test"),
-              str(exp / "decode_mini_test")])
+    run_step(["steps/train_asr.sh", "--asr-config", SMALL, str(m / "mini_train"), str(m / "mini_dev"), str(exp)],
+             timeout=7200)
+    run_step(["steps/train_lm.sh", str(exp), str(exp.parent / "lm_small")])
+    run_step(["steps/decode_asr.sh", "--nj", "2", "--lm-exp", str(exp.parent / "lm_small"), str(exp),
+              str(m / "mini_test"), str(exp / "decode_mini_test")])
     run_step(["steps/score.sh", str(m / "mini_test"), str(exp / "decode_mini_test")])
     return exp
 
 
 def test_small_tier_wer_on_mini_test(small_exp):
     res = json.loads((small_exp / "decode_mini_test" / "scoring" / "results.json").read_text())
-    assert res["all"]["sents"] == 160
+    assert res["all"]["sents"] == 128
     assert res["all"]["wer"] < MAX_WER, res["all"]
 
 
 def test_adversarial_model_and_table1(mini_default, small_exp, tmp_path):
     m = mini_default
     exp = small_exp.parent / "asr_small_adv0.5"
-    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--max-epoch", EPOCHS, "--adv-alpha", "0.5",
+    run_step(["steps/train_asr.sh", "--asr-config", SMALL, "--adv-alpha", "0.5",
               str(m / "mini_train"), str(m / "mini_dev"), str(exp)], timeout=7200)
     summ = json.loads((exp / "train_summary.json").read_text())
     assert summ["adv_alpha"] == 0.5
     assert "acc_spk" in (exp / "log" / "train.log").read_text()
-    run_step(["steps/decode_asr.sh", "--nj", "2", "--ctc-weight", "1.0", "--ctm", "false", str(exp),
-              str(m / "mini_test"), str(exp / "decode_mini_test")])
+    run_step(["steps/decode_asr.sh", "--nj", "2", "--ctm", "false", "--lm-exp", str(exp.parent / "lm_small"),
+              str(exp), str(m / "mini_test"), str(exp / "decode_mini_test")])
     run_step(["steps/score.sh", str(m / "mini_test"), str(exp / "decode_mini_test")])
     out = tmp_path / "table1.md"
     results = tmp_path / "RESULTS.md"
