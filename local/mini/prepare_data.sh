@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stage 0 of egs/mini/s5/run.sh: build the embedded synthetic corpus `mini` into <data-dir>:
-#   local/mini/prepare_data.sh [--seed 0] [--size default] [--nj 2] [--utts-per-speaker N] <data-dir>
+#   local/mini/prepare_data.sh [--seed 0] [--size default] [--nj 2] [--utts-per-speaker N]
+#                              [--train-utts-per-speaker N] [--n-{train,dev,test}-speakers N] <data-dir>
 # e.g. local/mini/prepare_data.sh --seed 0 --size default data
 # Leaves <data-dir>/mini_{train,dev,test,test_enroll,test_trial} (Kaldi data dirs with utt2gender, tags.conll,
 # written.conll, words.ctm; mini_test_trial/trials) and the audio under <data-dir>/wav/. Idempotent: a finished
@@ -14,7 +15,8 @@ n_train_speakers=
 n_dev_speakers=
 n_test_speakers=
 utts_per_speaker=
-help_message="Usage: $0 [--seed 0] [--size tiny|default] [--nj 2] [--n-train-speakers N] [--n-dev-speakers N] [--n-test-speakers N] [--utts-per-speaker N] <data-dir>"
+train_utts_per_speaker=
+help_message="Usage: $0 [--seed 0] [--size tiny|default] [--nj 2] [--n-train-speakers N] [--n-dev-speakers N] [--n-test-speakers N] [--utts-per-speaker N] [--train-utts-per-speaker N] <data-dir>"
 . utils/parse_options.sh
 if [ $# -ne 1 ]; then echo "$help_message" >&2; exit 1; fi
 data=$1
@@ -24,6 +26,7 @@ opts=(--seed "$seed" --size "$size" --nj "$nj")
 [ -n "$n_dev_speakers" ] && opts+=(--n-dev-speakers "$n_dev_speakers")
 [ -n "$n_test_speakers" ] && opts+=(--n-test-speakers "$n_test_speakers")
 [ -n "$utts_per_speaker" ] && opts+=(--utts-per-speaker "$utts_per_speaker")
+[ -n "$train_utts_per_speaker" ] && opts+=(--train-utts-per-speaker "$train_utts_per_speaker")
 
 pydeid make-mini-corpus "${opts[@]}" "$data"
 for d in mini_train mini_dev mini_test mini_test_enroll mini_test_trial; do

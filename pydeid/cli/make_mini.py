@@ -12,6 +12,8 @@ def add_arguments(p):
     p.add_argument("--n-dev-speakers", type=int, default=None, help="override the preset")
     p.add_argument("--n-test-speakers", type=int, default=None, help="override the preset")
     p.add_argument("--utts-per-speaker", type=int, default=None, help="override the preset")
+    p.add_argument("--train-utts-per-speaker", type=int, default=None,
+                   help="turns of each training speaker (0: --utts-per-speaker); override the preset")
     p.add_argument("--n-enroll", type=int, default=None, help="enrollment utterances per test speaker")
     p.add_argument("--nj", type=int, default=None, help="parallel synthesis processes (output does not depend on it)")
     p.add_argument("out_dir", help="folder that receives wav/ and the data dirs")
@@ -26,7 +28,7 @@ def run(args):
         out = build_corpus(args.out_dir, seed=args.seed, size=args.size, nj=args.nj,
                            n_train_speakers=args.n_train_speakers, n_dev_speakers=args.n_dev_speakers,
                            n_test_speakers=args.n_test_speakers, utts_per_speaker=args.utts_per_speaker,
-                           n_enroll=args.n_enroll)
+                           n_enroll=args.n_enroll, train_utts_per_speaker=args.train_utts_per_speaker)
     except (ValueError, FileExistsError) as e:  # bad options or a foreign folder: one line, no traceback
         print(f"pydeid {COMMAND}: ERROR: {e}", file=sys.stderr)
         return 1

@@ -253,3 +253,14 @@ def test_text_only_dialogues_for_ner(tmp_path):
     assert [s.id for s in written] == [s.id for s in sents]
     text = read_kaldi_map(a / "text")
     assert all(text[s.id].split() == s.tokens for s in sents)
+
+
+def test_train_speakers_can_have_fewer_turns(tmp_path):
+    """train_utts_per_speaker (the default size uses 48 voices x 8 turns): only the training split changes."""
+    out = build_corpus(tmp_path / "c", seed=0, size="tiny", n_train_speakers=6, train_utts_per_speaker=4)
+    per_spk = {n: Counter(DataDir.read(out / n).utt2spk.values()) for n in ("mini_train", "mini_dev", "mini_test")}
+    assert len(per_spk["mini_train"]) == 6 and set(per_spk["mini_train"].values()) == {4}
+    assert set(per_spk["mini_dev"].values()) == {8} and set(per_spk["mini_test"].values()) == {8}
+    assert read_stamp(out)["train_utts_per_speaker"] == 4
+    with pytest.raises(ValueError, match="train_utts_per_speaker"):
+        build_corpus(tmp_path / "d", size="tiny", train_utts_per_speaker=-1)
