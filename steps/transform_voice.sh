@@ -14,6 +14,8 @@
 #   --seed 0                same inputs + seed -> identical audio, whatever --nj
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
 #   --targets-file ""       reuse the plan (mapping/parameters) of a previous run
+#   --pool-file ""          vtln: share the target pool between runs (reused when built from the same target
+#                           data, seed, -T and settings; built there otherwise)
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
 #   --f0-method ""          dio (default) | harvest
 #   --frame-period ""       WORLD frame period in ms (default 10 for voicemask, 5 for vtln)
@@ -28,6 +30,7 @@ target_data=
 seed=0
 resume=false
 targets_file=
+pool_file=
 voice_config=
 f0_method=
 frame_period=
@@ -46,6 +49,7 @@ pydeid validate-data-dir "$data" >/dev/null
 opts=(--method "$method" --strategy "$strategy" --max-targets "$max_targets" --seed "$seed" --exp-dir "$dir")
 [ -n "$target_data" ] && opts+=(--target-data "$target_data")
 [ -n "$targets_file" ] && opts+=(--targets-file "$targets_file")
+[ -n "$pool_file" ] && opts+=(--pool-file "$pool_file")
 [ -n "$voice_config" ] && opts+=(--config "$voice_config")
 [ -n "$f0_method" ] && opts+=(--f0-method "$f0_method")
 [ -n "$frame_period" ] && opts+=(--frame-period "$frame_period")

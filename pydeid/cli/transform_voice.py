@@ -24,6 +24,9 @@ def add_arguments(p):
                    help="holds secrets/ (the plan, mode 0600), the vtln pool and logs; default exp/transform_voice/"
                         "<out-data name>; must lie outside out-data")
     p.add_argument("--wav-dir", default=None, help="where converted wavs go (default <out-data>/wav)")
+    p.add_argument("--pool-file", default=None,
+                   help="vtln: a target pool shared between runs: reused when it was built from the same target "
+                        "data, seed, -T, k and WORLD settings (recorded in <pool-file>.json), else built there")
     p.add_argument("--targets-file", default=None,
                    help="reuse the mapping/parameters of a previous plan (a secret json written by a former run)")
     p.add_argument("--resume", action="store_true", help="skip utterances whose output wav already exists")
@@ -95,10 +98,17 @@ def run(args):
             if not args.target_data:
                 raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
             if not (args.resume and pool_path.exists()):
-                targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
-                                            progress=progress)
-                targets.save(pool_path)
-                log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
+                key = C.pool_key(args.target_data, args.max_targets, args.seed, k, world)
+                if args.pool_file and C.shared_pool_matches(args.pool_file, key):
+                    C.copy_pool(args.pool_file, pool_path)
+                    log.info("vtln target pool: reused %s", args.pool_file)
+                else:
+                    targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
+                                                progress=progress)
+                    targets.save(pool_path)
+                    log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
+                    if args.pool_file:
+                        C.share_pool(pool_path, args.pool_file, key)
             from pydeid.voice.vtln import VtlnTargets
             pool = sorted(VtlnTargets.load(pool_path).models)
         previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None

@@ -7,6 +7,8 @@ the utterance id (strategy 3 and per-utterance parameters), the speaker id (stra
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import shutil
@@ -75,6 +77,35 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
         feats = (analyze(d.load_audio(u), 16000, world) for u in utts)
         models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
     return VtlnTargets(models, k, world)
+
+
+def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfig) -> dict:
+    """What a VTLN target pool depends on: the target data (its path and audio list), seed, -T, k, WORLD."""
+    d = Path(target_data).resolve()
+    scp = (d / "wav.scp").read_bytes()
+    return {"target_data": str(d), "wav_scp_sha1": hashlib.sha1(scp).hexdigest(), "max_targets": int(max_targets),
+            "seed": int(seed), "k": int(k), "world": [world.f0_method, float(world.frame_period),
+                                                        world.fft_size or 0]}
+
+
+def shared_pool_matches(pool_file, key: dict) -> bool:
+    meta = Path(f"{pool_file}.json")
+    return Path(pool_file).exists() and meta.exists() and json.loads(meta.read_text()) == key
+
+
+def copy_pool(src, dst) -> None:
+    from pydeid.io import atomic_write
+    with atomic_write(dst, "wb", encoding=None) as f:
+        f.write(Path(src).read_bytes())
+
+
+def share_pool(pool_path, pool_file, key: dict) -> None:
+    """Publish a freshly built pool for later runs: the pool first, its key last (a pool without a matching
+    key is never reused)."""
+    from pydeid.io import atomic_write_text
+    Path(pool_file).parent.mkdir(parents=True, exist_ok=True)
+    copy_pool(pool_path, pool_file)
+    atomic_write_text(f"{pool_file}.json", json.dumps(key, indent=1) + "\n")
 
 
 def _progress(it, enabled: bool, desc: str):

@@ -181,3 +181,27 @@ def test_resume_after_kill_gives_identical_outputs(mini_corpus, tmp_path):
     assert not list(wav.glob(".*.tmp"))
     for u in DataDir.read(src).utts:
         assert filecmp.cmp(ref / "wav" / f"{u}.wav", wav / f"{u}.wav", shallow=False), u
+
+
+def test_vtln_pool_file_is_reused_only_when_it_matches(mini_corpus, tmp_path):
+    """--pool-file: the recipe's many VTLN runs share one target pool; a pool of other settings is rebuilt."""
+    REUSED = "vtln target pool: reused"
+    src, tgt, pool = mini_corpus / "mini_test_enroll", mini_corpus / "mini_dev", tmp_path / "pool.npz"
+
+    def plan(name, seed=0, pool_file=pool):
+        args = ["transform-voice", "--method", "vtln", "--target-data", tgt, "--exp-dir", tmp_path / name,
+                "--seed", seed, "--part", "plan", src, tmp_path / f"out_{name}"]
+        r = cli(*args, *(["--pool-file", pool_file] if pool_file else []))
+        return r.stderr, (tmp_path / name / "vtln_targets.npz").read_bytes()
+
+    err, first = plan("a")
+    assert REUSED not in err and pool.exists() and json.loads(Path(f"{pool}.json").read_text())["seed"] == 0
+    err, second = plan("b")
+    assert REUSED in err and second == first
+    _, fresh = plan("c", pool_file=None)          # what the run would have built by itself
+    assert fresh == first
+    err, other = plan("d", seed=1)                 # another seed: another pool, rebuilt and published
+    assert REUSED not in err and json.loads(Path(f"{pool}.json").read_text())["seed"] == 1
+    Path(f"{pool}.json").write_text("{}")          # a pool whose key does not match is never used
+    err, _ = plan("e", seed=1)
+    assert REUSED not in err
