@@ -19,4 +19,8 @@ export HF_DATASETS_OFFLINE=1
 export NLTK_DATA="$PYDEID_ROOT/.venv/nltk_data"
 export FLAIR_CACHE_ROOT="${FLAIR_CACHE_ROOT:-$PYDEID_ROOT/.venv/flair_cache}"
 export MPLBACKEND=Agg
+# one thread per job: recipes parallelise by jobs (--nj, side-by-side trainings); torch's default of one
+# intra-op thread per core oversubscribes the cores when jobs run together (5x slower decoding measured)
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+export MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
 export TF_CPP_MIN_LOG_LEVEL=3

@@ -10,6 +10,12 @@
 #   --max-epoch ""          override the config's max_epoch
 #   --ngpu 0
 #   --ctc-weight ""         decoding CTC weight (default: the tier's conf/asr/<tier>_decode.yaml)
+#   --train-jobs 1          trainings side by side (e.g. 2 on 2 cores: alphas 0.5 and 2.0 together)
+#   --nj 1                  decoding jobs per model
+#   --lm-exp ""             decode with this token LM (steps/train_lm.sh; same training text, same tokens)
+#   --baseline-exp ""       a plain model of the same data and config (steps/train_asr.sh) serves as phi_0
+#                           instead of training alpha 0: with alpha 0 the reversed gradient is zero, so the
+#                           encoder trains exactly as the plain model's (the passive branch is only a probe)
 #   --cmd "$cuda_cmd"       training jobs;  --decode-cmd "$decode_cmd"  decoding jobs
 #   --results ""            RESULTS.md to receive the table (default <exp-prefix>_adv_RESULTS.md)
 # Output: <exp-prefix>_adv<alpha>/ (ESPnet exp dirs with decode_<test>/), <exp-prefix>_adv_table1.md
@@ -20,6 +26,10 @@ asr_config=conf/asr/small.yaml
 max_epoch=
 ngpu=0
 ctc_weight=
+train_jobs=1
+nj=1
+lm_exp=
+baseline_exp=
 cmd=${cuda_cmd:-run.pl}
 decode_cmd=${decode_cmd:-run.pl}
 results=
@@ -35,14 +45,36 @@ train=$1; valid=$2; test=$3; enroll=$4; trial=$5; prefix=$6
 [ -n "$results" ] || results=${prefix}_adv_RESULTS.md
 name=decode_$(basename "$test")
 
-models=()
+is_zero() { [ "$(awk -v a="$1" 'BEGIN{print (a + 0 == 0)}')" = 1 ]; }
+exp_of() { if [ -n "$baseline_exp" ] && is_zero "$1"; then echo "$baseline_exp"; else echo "${prefix}_adv$1"; fi; }
+
+# training: up to --train-jobs models side by side (one thread each with OMP_NUM_THREADS=1, see path.sh)
+pids=()
 for a in $alphas; do
-  exp=${prefix}_adv$a
+  exp=$(exp_of "$a")
+  if [ "$exp" = "$baseline_exp" ]; then
+    [ -f "$exp/config.yaml" ] || { echo "$0: --baseline-exp $exp holds no config.yaml" >&2; exit 1; }
+    continue
+  fi
   opts=(--asr-config "$asr_config" --adv-alpha "$a" --ngpu "$ngpu" --cmd "$cmd")
   [ -n "$max_epoch" ] && opts+=(--max-epoch "$max_epoch")
-  steps/train_asr.sh "${opts[@]}" "$train" "$valid" "$exp"
-  dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false)
+  steps/train_asr.sh "${opts[@]}" "$train" "$valid" "$exp" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge "$train_jobs" ]; then
+    wait "${pids[0]}" || { wait; echo "$0: training of ${pids[0]} failed" >&2; exit 1; }
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || { wait; echo "$0: an adversarial training failed (see ${prefix}_adv*/log/train.log)" >&2; exit 1; }
+done
+
+models=()
+for a in $alphas; do
+  exp=$(exp_of "$a")
+  dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false --nj "$nj")
   [ -n "$ctc_weight" ] && dopts+=(--ctc-weight "$ctc_weight")
+  [ -n "$lm_exp" ] && dopts+=(--lm-exp "$lm_exp")
   steps/decode_asr.sh "${dopts[@]}" "$exp" "$test" "$exp/$name"
   steps/score.sh "$test" "$exp/$name"
   models+=(--model "phi_$a=$exp")

@@ -12,10 +12,11 @@
 #      attackers' training sets (same seed: lazy-informed; another seed: semi-informed)
 #   5  masking: the neutral corpus (VTLN strategy 3 voices, sensitive words silenced and removed), leak checks
 #      with the gold CTM (must be zero) and with the aligner's CTM (reported)
-#   6  ASR (ESPnet, small tier) trained on original data and on the neutral corpus, both decoded on the original
-#      test set (learning-branch experiment, seed 004 table 9 layout)
+#   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
+#      corpus side by side, both decoded on the original test set (learning branch, seed 004 table 9 layout)
 #   7  x-vector attacks: baseline, ignorant, lazy-informed and semi-informed for every conversion (tables 2-4)
-#   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0 and 0.5: seed 004 table 1)
+#   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0 is the
+#      stage-6 model trained on original data): seed 004 table 1
 #   9  report: summary tables in RESULTS.md, list of plots
 set -euo pipefail
 
@@ -29,18 +30,18 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
 text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p
-ner_utility_epochs=8
+ner_utility_epochs=5
 ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
 ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
-xvector_train_per_spk=8   # utterances per speaker converted for the informed attackers' training sets
+xvector_train_per_spk=2   # utterances per speaker (x 48 speakers) converted for the informed attackers' training
 asr_config=conf/asr/small.yaml
-asr_max_epoch=8      # CPU budget of the demo; conf/asr/small.yaml allows 20 (bench/asr_results_mini.md)
-asr_decode_model=valid.cer_ctc.best.pth   # the CTC branch decodes the small tier: select on CTC CER
+asr_max_epoch=       # empty: the config's max_epoch
+lm_config=conf/asr/lm.yaml
 xvector_config=conf/xvector/mini.yaml
 adversarial=true
-adversarial_alphas="0 0.5"
+adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 
 . ./path.sh
@@ -115,7 +116,8 @@ fi
 
 convert() {  # convert <method> <strategy> <in-data> <out-data> <seed>
   local opts=(--method "$1" --seed "$5" --resume true --nj "$nj" --cmd "$train_cmd")
-  [ "$1" = vtln ] && opts+=(--strategy "$2" --target-data data/mini_dev)
+  # every VTLN run of a seed shares one target pool (the mini_dev speakers' models, built once)
+  [ "$1" = vtln ] && opts+=(--strategy "$2" --target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s$5.npz")
   done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "$3" "exp/voice/$(basename "$4")" "$4"
 }
 
@@ -126,9 +128,16 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
     log "  $v"
-    convert "$m" "$st" data/mini_test_trial "data/mini_test_trial_$v" "$seed"
-    convert "$m" "$st" data/mini_test_enroll "data/mini_test_enroll_$v" "$seed"
+    # the published test set is converted as a whole (as its owner would); enrollment and trials are its parts
+    convert "$m" "$st" data/mini_test "data/mini_test_$v" "$seed"
+    for part in enroll trial; do
+      done_ok "data/mini_test_${part}_$v" && continue
+      utils/subset_data_dir.sh --utt-list "data/mini_test_$part/utt2spk" "data/mini_test_$v" \
+        "data/mini_test_${part}_$v" >/dev/null
+    done
+    cp data/mini_test_trial/trials "data/mini_test_trial_$v/trials"
     convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_$v" "$seed"
+    # the semi-informed attacker converts its own enrollment and training data with its own draws
     convert "$m" "$st" data/mini_test_enroll "data/mini_test_enroll_${v}_s$semi_seed" "$semi_seed"
     convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_${v}_s$semi_seed" "$semi_seed"
   done
@@ -163,14 +172,22 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   tier=$(basename "$asr_config" .yaml)
   aopts=(--asr-config "$asr_config" --seed "$seed" --cmd "$cuda_cmd")
   [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
-  steps/train_asr.sh "${aopts[@]}" data/mini_train data/mini_dev exp/asr_${tier}_original
-  steps/train_asr.sh "${aopts[@]}" data/mini_train_neutral data/mini_dev_neutral exp/asr_${tier}_neutral
+  # the two trainings (one thread each) side by side; the LM of each model reads only its own transcripts
+  train_asr_lm() {  # <train-data> <valid-data> <name>
+    steps/train_asr.sh "${aopts[@]}" "$1" "$2" "exp/asr_${tier}_$3" &&
+      steps/train_lm.sh --lm-config "$lm_config" --seed "$seed" --cmd "$cuda_cmd" \
+        "exp/asr_${tier}_$3" "exp/lm_${tier}_$3"
+  }
+  train_asr_lm data/mini_train data/mini_dev original &
+  pid=$!
+  train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral || { wait $pid || true; exit 1; }
+  wait $pid
   for model in original neutral; do
     d=exp/asr_${tier}_$model/decode_${model}_mini_test
-    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" --model "$asr_decode_model" \
+    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
       "exp/asr_${tier}_$model" data/mini_test "$d"
-    steps/score.sh --results "$results" --title "ASR ($tier) trained on $model data, decoded on the original mini_test" \
-      data/mini_test "$d"
+    steps/score.sh --results "$results" \
+      --title "ASR ($tier + LM) trained on $model data, decoded on the original mini_test" data/mini_test "$d"
   done
   pydeid asr-wer-table --results "$results" \
     "original:$tier=exp/asr_${tier}_original/decode_original_mini_test" \
@@ -179,24 +196,32 @@ fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   log "stage 7: x-vector attacks in three scenarios for $voice_configs"
-  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" \
+  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads "$nj" \
     data/mini_train exp/xvector_original
-  common=(--seed "$seed" --xvector-config "$xvector_config" --nj "$nj" --cmd "$train_cmd")
-  [ -f exp/attack/original/scores/metrics.json ] || steps/attack.sh "${common[@]}" --scenario original \
-    --model exp/xvector_original data/mini_train data/mini_test_enroll data/mini_test_trial exp/attack/original
+  # one thread and one extraction job per attack; the informed attackers of a method train side by side
+  common=(--seed "$seed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd")
+  attack() {  # attack <scenario> <name> <method> <strategy> <train> <enroll> <trial> [attack.sh options]
+    local sc=$1 name=$2 m=$3 st=$4 tr=$5 en=$6 te=$7
+    shift 7
+    [ -f "exp/attack/$name/scores/metrics.json" ] || steps/attack.sh "${common[@]}" --scenario "$sc" \
+      --method "$m" --strategy "$st" "$@" "$tr" "$en" "$te" "exp/attack/$name" >"exp/attack/$name.log" 2>&1 || {
+        echo "$0: attack $name failed, see exp/attack/$name.log" >&2; tail -n 5 "exp/attack/$name.log" >&2; return 1; }
+    grep -E "pooled:" "exp/attack/$name.log" || true
+  }
+  mkdir -p exp/attack
+  attack original original none - data/mini_train data/mini_test_enroll data/mini_test_trial \
+    --model exp/xvector_original
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    a=(--method "$m" --strategy "$st" --orig-trial data/mini_test_trial)
-    [ -f "exp/attack/ignorant_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
-      --scenario ignorant --model exp/xvector_original \
-      data/mini_train data/mini_test_enroll "data/mini_test_trial_$v" "exp/attack/ignorant_$v"
-    [ -f "exp/attack/lazy-informed_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
-      --scenario lazy-informed \
-      "data/mini_train_xv_$v" "data/mini_test_enroll_$v" "data/mini_test_trial_$v" "exp/attack/lazy-informed_$v"
-    [ -f "exp/attack/semi-informed_$v/scores/metrics.json" ] || steps/attack.sh "${common[@]}" "${a[@]}" \
-      --scenario semi-informed \
-      "data/mini_train_xv_${v}_s$semi_seed" "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" \
-      "exp/attack/semi-informed_$v"
+    attack ignorant "ignorant_$v" "$m" "$st" data/mini_train data/mini_test_enroll "data/mini_test_trial_$v" \
+      --model exp/xvector_original --orig-trial data/mini_test_trial
+    attack lazy-informed "lazy-informed_$v" "$m" "$st" "data/mini_train_xv_$v" "data/mini_test_enroll_$v" \
+      "data/mini_test_trial_$v" --orig-trial data/mini_test_trial &
+    pid=$!
+    attack semi-informed "semi-informed_$v" "$m" "$st" "data/mini_train_xv_${v}_s$semi_seed" \
+      "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" --orig-trial data/mini_test_trial ||
+      { wait $pid || true; exit 1; }
+    wait $pid
   done
   pydeid attack-table --results "$results" --backend cosine exp/attack/*/scores   # 16 training speakers: PLDA is weaker
 fi
@@ -204,7 +229,8 @@ fi
 if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
   log "stage 8: speaker-adversarial ASR encoder (alpha $adversarial_alphas)"
   tier=$(basename "$asr_config" .yaml)
-  aopts=(--alphas "$adversarial_alphas" --asr-config "$asr_config" --results "$results" --cmd "$cuda_cmd")
+  aopts=(--alphas "$adversarial_alphas" --asr-config "$asr_config" --results "$results" --cmd "$cuda_cmd"
+         --baseline-exp "exp/asr_${tier}_original" --lm-exp "exp/lm_${tier}_original" --train-jobs "$nj" --nj "$nj")
   [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
   steps/train_asr_adversarial.sh "${aopts[@]}" data/mini_train data/mini_dev data/mini_test \
     data/mini_test_enroll data/mini_test_trial exp/asr_$tier
