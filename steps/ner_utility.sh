@@ -10,6 +10,8 @@
 #   --strategies none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
 #   --variants cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
 #   --p 1.0  --seed 0  --max-epochs ""  --results RESULTS.md  --cmd "$train_cmd"
+#   --nj 1        strategies split over nj jobs trained side by side (cells are independent); the table is
+#                 then written from every cell by one last resumed call
 set -euo pipefail
 
 ner_config=conf/text/ner_cpu.yaml
@@ -19,6 +21,7 @@ p=1.0
 seed=0
 max_epochs=
 results=RESULTS.md
+nj=1
 cmd=${train_cmd:-run.pl}
 help_message="Usage: $0 [options] <train-data> <dev-data> <test-data> <exp-dir>  (see the header of $0)"
 . utils/parse_options.sh
@@ -34,10 +37,24 @@ dir=$4
 for d in "$train" "$dev" "$test"; do
   [ -f "$d/tags.conll" ] || [ -f "$d" ] || { echo "$0: $d has no tags.conll" >&2; exit 1; }
 done
-opts=(--config "$ner_config" --strategies "$strategies" --variants "$variants" --p "$p" --seed "$seed"
-      --results "$results")
+opts=(--config "$ner_config" --variants "$variants" --p "$p" --seed "$seed")
 [ -n "$max_epochs" ] && opts+=(--max-epochs "$max_epochs")
 mkdir -p "$dir/log"
+if [ "$nj" -gt 1 ]; then
+  IFS=, read -ra all <<<"$strategies"
+  pids=()
+  for n in $(seq "$nj"); do
+    lane=$(printf '%s\n' "${all[@]}" | awk -v n="$n" -v nj="$nj" '(NR - 1) % nj == n - 1' | paste -sd, -)
+    [ -n "$lane" ] || continue
+    $cmd "$dir/log/ner_utility.$n.log" pydeid ner-utility "${opts[@]}" --strategies "$lane" \
+      --results "$dir/log/lane.$n.md" "$train" "$dev" "$test" "$dir" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || { wait; echo "$0: failed, see $dir/log/ner_utility.*.log" >&2; exit 1; }
+  done
+fi
+opts+=(--strategies "$strategies" --results "$results")
 $cmd "$dir/log/ner_utility.log" pydeid ner-utility "${opts[@]}" "$train" "$dev" "$test" "$dir" \
   || { echo "$0: failed, see $dir/log/ner_utility.log" >&2; exit 1; }
 echo "$0: done: table in $results (section text_ner_utility) and $dir/utility.json"

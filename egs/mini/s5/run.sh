@@ -30,7 +30,7 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
 text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p
-ner_utility_epochs=5
+ner_utility_epochs=15
 ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
 ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
@@ -111,7 +111,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     "${eps_args[@]}"
   steps/ner_utility.sh --ner-config "$ner_config" --strategies "$ner_utility_strategies" \
     --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs" --seed "$seed" --results "$results" \
-    --cmd "$train_cmd" data/mini_train data/mini_dev data/mini_test exp/ner_utility
+    --nj "$nj" --cmd "$train_cmd" data/mini_train data/mini_dev data/mini_test exp/ner_utility
 fi
 
 convert() {  # convert <method> <strategy> <in-data> <out-data> <seed>
