@@ -118,8 +118,10 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     extra = ""
     if info_file.exists():
         info = json.loads(info_file.read_text())
-        extra = (f"\nmodel `{info.get('model')}`, beam {info.get('beam_size')}, ctc weight "
-                 f"{info.get('ctc_weight')}, RTF {info.get('rtf')}\n")
+        lm = info.get("lm") or {}
+        lm_txt = f", LM `{_here(lm['lm_exp'])}` weight {lm['lm_weight']}" if lm else ", no LM"
+        extra = (f"\nmodel `{_here(info.get('model'))}`, beam {info.get('beam_size')}, ctc weight "
+                 f"{info.get('ctc_weight')}{lm_txt}, RTF {info.get('rtf')}\n")
     atomic_write_text(sdir / "result.md", table + extra)
     if results_md is None:
         results_md = decode_dir.parent / "RESULTS.md"
@@ -127,3 +129,14 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     update_results_section(results_md, f"asr-score-{exp_name}-{decode_dir.name}", table + extra,
                            title=title or f"WER of {exp_name}/{decode_dir.name} on {Path(data).name}")
     return results
+
+
+def _here(path) -> str:
+    """A path relative to the working directory when it lies below it (recipe RESULTS.md stay portable)."""
+    if not path:
+        return str(path)
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
