@@ -1,6 +1,7 @@
 """The recipe stages steps/tag_entities.sh and steps/transform_text.sh (Kaldi calling convention) on mini."""
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -37,3 +38,27 @@ def test_tag_then_transform_steps(repo_root, mini_corpus, tmp_path):
     # a wrong argument count fails with the usage line
     r = _run(repo_root, ["steps/transform_text.sh", str(data)], tmp_path)
     assert r.returncode != 0 and "Usage" in r.stderr
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed for the steps scripts")
+def test_ner_utility_steps_in_two_lanes(repo_root, mini_corpus, tmp_path):
+    """steps/ner_utility.sh --nj 2 (the recipe's stage 3): every strategy cell trained once, in its own lane; one
+    table written from all cells in the order asked; a rerun retrains nothing."""
+    m, exp, results = mini_corpus, tmp_path / "exp", tmp_path / "RESULTS.md"
+    args = ["steps/ner_utility.sh", "--nj", "2", "--strategies", "none,placeholder,same_type", "--variants",
+            "cased-punct", "--max-epochs", "2", "--results", str(results), "--cmd", "run.pl",
+            str(m / "mini_train"), str(m / "mini_dev"), str(m / "mini_test"), str(exp)]
+    r = _run(repo_root, args, tmp_path)
+    assert r.returncode == 0, r.stderr + r.stdout
+    cells = {s: exp / "cased-punct" / s / "results.json" for s in ("none", "placeholder", "same_type")}
+    assert all(c.exists() for c in cells.values())
+    lanes = {n: (exp / "log" / f"ner_utility.{n}.log").read_text() for n in (1, 2)}
+    assert "none" in lanes[1] and "same_type" in lanes[1] and "placeholder" in lanes[2]
+    rows = [ln for ln in results.read_text().splitlines() if ln.startswith(("| Replace all", "| No"))]
+    assert [r.split("|")[1].strip() for r in rows] == [
+        "No replacement", "Replace all NEs with placeholders", "Replace all NEs with same-type NE"]
+    assert all(re.search(r"\d+\.\d%", r) for r in rows)
+    mtimes = {s: c.stat().st_mtime_ns for s, c in cells.items()}
+    r = _run(repo_root, args, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert {s: c.stat().st_mtime_ns for s, c in cells.items()} == mtimes
