@@ -5,7 +5,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 
-def _build(tmp_path, alpha):
+def _build(tmp_path, alpha, ctc_only=False):
     from pydeid.asr.adversarial import SpeakerAdversarialASRTask
     tokens = tmp_path / "tokens.txt"
     tokens.write_text("<blank>\n<unk>\na\nb\n<space>\n<sos/eos>\n")
@@ -19,7 +19,7 @@ def _build(tmp_path, alpha):
         "--decoder", "transformer", "--decoder_conf", "num_blocks=1", "--decoder_conf", "linear_units=16",
         "--decoder_conf", "dropout_rate=0.0", "--decoder_conf", "positional_dropout_rate=0.0",
         "--decoder_conf", "self_attention_dropout_rate=0.0", "--decoder_conf", "src_attention_dropout_rate=0.0",
-        "--normalize", "none", "--specaug", "none"])
+        "--normalize", "none", "--specaug", "none", *(["--model_conf", "ctc_weight=1.0"] if ctc_only else [])])
     torch.manual_seed(0)
     return SpeakerAdversarialASRTask.build_model(args)
 
@@ -70,3 +70,13 @@ def test_positive_alpha_pushes_encoder_against_the_speaker_classifier(tmp_path):
     gs = [p.grad for p in m0.encoder.parameters()]
     assert any(d.abs().sum() > 0 for d in gs)
     assert all(torch.allclose(b - a, -2.0 * s, atol=1e-5) for a, b, s in zip(g0, g2, gs))
+
+
+def test_ctc_only_model_has_the_speaker_branch(tmp_path):
+    """The small tier is CTC-only (no attention decoder): the adversarial branch works the same there."""
+    model = _build(tmp_path, 0.5, ctc_only=True)
+    assert model.decoder is None
+    spk = torch.tensor([[0], [2], [1]])
+    grads, stats = _encoder_grads(model, **_batch(), spk=spk, spk_lengths=torch.ones(3, dtype=torch.long))
+    assert float(stats["loss_spk"]) > 0 and stats.get("loss_att") is None
+    assert any(g.abs().sum() > 0 for g in grads)
