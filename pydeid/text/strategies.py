@@ -343,6 +343,9 @@ def _spoken_date(f) -> list[str]:
     return [f.day_of_week(), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
 
 
+_FAKER_TYPES = ("PER", "LOC", "ORG", "DATE", "TIME")
+
+
 def faker_value(typ: str, n_words: int, f) -> list[str]:
     if typ == "PER":
         return [f.last_name()] if n_words == 1 else [f.first_name(), f.last_name()]
@@ -363,7 +366,10 @@ class FakerSurrogate(_Sampling):
 
     def replace(self, toks, typ, ctx):
         f = ctx.faker()
-        if typ == "NUM" or all(number_class(t) for t in toks):
+        # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
+        # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
+        # (a person called "April" must not fall back to a month redraw that may return "April")
+        if typ == "NUM" or (typ not in _FAKER_TYPES and all(number_class(t) for t in toks)):
             return RandomDigits().replace(toks, typ, ctx)
         for _ in range(16):
             val = ctx.case(faker_value(typ, len(toks), f))
@@ -372,6 +378,8 @@ class FakerSurrogate(_Sampling):
         return val
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ == "NUM":  # replaced by class redraws (see replace)
+            return RandomDigits().epsilon(typ, p, observed, ctx)
         if p == 1.0 and not ctx.avoid_original:
             return EpsilonReport(0.0, f"p=1; faker surrogates; {_TYPE_PUBLIC}")
         from collections import Counter
