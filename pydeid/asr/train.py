@@ -68,9 +68,14 @@ def build_token_list(train_text: Path, outdir: Path, token_type: str, nbpe: int)
             plain = outdir / "train.txt"
             lines = [ln.split(" ", 1)[1] if " " in ln else "" for ln in train_text.read_text().splitlines()]
             atomic_write_text(plain, "\n".join(lines) + "\n")
-            run_espnet("spm_train", [f"--input={plain}", f"--vocab_size={nbpe}", "--model_type=unigram",
-                                     f"--model_prefix={outdir / 'bpe'}", "--character_coverage=1.0",
-                                     "--input_sentence_size=100000000"])
+            # what ESPnet recipes run as spm_train (no espnet2.bin entry point in this ESPnet): sentencepiece's own
+            # trainer, one thread for identical models run to run; written under a temp prefix, then moved
+            import sentencepiece as spm
+            spm.SentencePieceTrainer.train(input=str(plain), vocab_size=nbpe, model_type="unigram",
+                                           model_prefix=str(outdir / "bpe.tmp"), character_coverage=1.0,
+                                           input_sentence_size=100000000, num_threads=1, minloglevel=1)
+            os.replace(outdir / "bpe.tmp.vocab", outdir / "bpe.vocab")
+            os.replace(outdir / "bpe.tmp.model", bpemodel)
     elif token_type != "char":
         raise ValueError(f"token type must be char or bpe, not {token_type!r}")
     if not token_list.exists():
