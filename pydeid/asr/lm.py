@@ -15,27 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 import time
 from pathlib import Path
 
 from pydeid.io import atomic_write_text, read_kaldi_map
 
-from .espnet_run import run_espnet
+from .espnet_run import EpochLog, run_espnet, valid_metric
 
 log = logging.getLogger(__name__)
-
-
-class _LossLog(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.epochs: list[dict] = []
-
-    def emit(self, record):
-        m = re.match(r"(\d+)epoch results: .*\[valid\].*?\bloss=([0-9.]+)", record.getMessage())
-        if m:  # loss: mean negative log-likelihood per token (nats)
-            loss = float(m.group(2))
-            self.epochs.append({"epoch": int(m.group(1)), "valid_loss": loss, "valid_ppl": round(math.exp(loss), 3)})
 
 
 def _shape_file(text: Path, out: Path) -> None:
@@ -73,7 +60,7 @@ def train_lm(asr_exp, lm_exp, config, ngpu: int = 0, seed: int = 0, max_epoch: i
         opts += ["--bpemodel", asr_cfg["bpemodel"]]
     if max_epoch is not None:
         opts += ["--max_epoch", max_epoch]
-    handler = _LossLog()
+    handler = EpochLog()
     logging.getLogger().addHandler(handler)
     t0 = time.time()
     try:
@@ -82,8 +69,13 @@ def train_lm(asr_exp, lm_exp, config, ngpu: int = 0, seed: int = 0, max_epoch: i
         logging.getLogger().removeHandler(handler)
     summ_path = out / "train_summary.json"
     old = json.loads(summ_path.read_text())["epochs"] if summ_path.exists() else []
-    done = {e["epoch"] for e in handler.epochs}
-    epochs = sorted([e for e in old if e["epoch"] not in done] + handler.epochs, key=lambda e: e["epoch"])
+    new = []
+    for e in handler.epochs:
+        loss = valid_metric(e["results"], "loss")  # mean negative log-likelihood per token (nats)
+        if loss is not None:
+            new.append({"epoch": e["epoch"], "valid_loss": loss, "valid_ppl": round(math.exp(loss), 3)})
+    done = {e["epoch"] for e in new}
+    epochs = sorted([e for e in old if e["epoch"] not in done] + new, key=lambda e: e["epoch"])
     summ = {"config": str(config), "asr_exp": str(asr), "epochs": epochs, "num_epochs": len(epochs),
             "best_valid_ppl": min((e["valid_ppl"] for e in epochs), default=None),
             "last_call_wall_seconds": round(time.time() - t0, 1)}

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import time
 from pathlib import Path
 
@@ -25,37 +24,13 @@ import yaml
 from pydeid.io import atomic_write_text, read_kaldi_map
 from pydeid.report import markdown_table, update_results_section
 
-from .espnet_run import run_espnet
+from .espnet_run import EpochLog, run_espnet, valid_metric
 from .prep import prepare_asr_data, write_speaker_ids
 from .textnorm import TextNorm
 
 log = logging.getLogger(__name__)
 
 ADV_MODEL = "espnet_spk_adv"
-
-
-class _EpochTimer(logging.Handler):
-    """Catch ESPnet's 'Nepoch results:' log records to time epochs and keep their summaries."""
-
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.t0 = time.time()
-        self.epochs: list[dict] = []
-
-    def emit(self, record):
-        msg = record.getMessage()
-        m = re.match(r"(\d+)epoch results: (.*)", msg)
-        if m:
-            now = time.time()
-            prev = self.epochs[-1]["t"] if self.epochs else self.t0
-            self.epochs.append({"epoch": int(m.group(1)), "t": now, "seconds": round(now - prev, 2),
-                                "results": m.group(2)})
-
-
-def _valid_metric(results: str, name: str) -> float | None:
-    """A number of the [valid] part of ESPnet's epoch summary (acc is `nan` for CTC-only models: None)."""
-    m = re.search(rf"\[valid\].*?\b{name}=([0-9.]+)(?![0-9.a-z])", results)
-    return float(m.group(1)) if m else None
 
 
 def build_token_list(train_text: Path, outdir: Path, token_type: str, nbpe: int) -> tuple[Path, Path | None]:
@@ -154,7 +129,7 @@ def train_asr(train_data, valid_data, exp_dir, config, token_type: str = "char",
                  "--valid_data_path_and_name_and_type", f"{va}/spk,spk,text_int"]
     opts += list(extra_args or [])
 
-    timer = _EpochTimer()
+    timer = EpochLog()
     logging.getLogger().addHandler(timer)
     t0 = time.time()
     try:
@@ -176,8 +151,8 @@ def _write_summary(exp: Path, epochs: list[dict], wall: float, config: Path, tok
     old = json.loads(summ_path.read_text()) if summ_path.exists() else {"epochs": []}
     done = {e["epoch"] for e in epochs}
     allep = [e for e in old["epochs"] if e["epoch"] not in done] + [
-        {"epoch": e["epoch"], "seconds": e["seconds"], "valid_acc": _valid_metric(e["results"], "acc"),
-         "valid_cer_ctc": _valid_metric(e["results"], "cer_ctc")} for e in epochs]
+        {"epoch": e["epoch"], "seconds": e["seconds"], "valid_acc": valid_metric(e["results"], "acc"),
+         "valid_cer_ctc": valid_metric(e["results"], "cer_ctc")} for e in epochs]
     allep.sort(key=lambda e: e["epoch"])
     accs = [e["valid_acc"] for e in allep if e["valid_acc"] is not None]
     cers = [e["valid_cer_ctc"] for e in allep if e.get("valid_cer_ctc") is not None]

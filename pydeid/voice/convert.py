@@ -94,9 +94,8 @@ def shared_pool_matches(pool_file, key: dict) -> bool:
 
 
 def copy_pool(src, dst) -> None:
-    from pydeid.io import atomic_write
-    with atomic_write(dst, "wb", encoding=None) as f:
-        f.write(Path(src).read_bytes())
+    from pydeid.io.datadir import copy_file_atomic
+    copy_file_atomic(Path(src), Path(dst))
 
 
 def share_pool(pool_path, pool_file, key: dict) -> None:
