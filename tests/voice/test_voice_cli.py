@@ -205,3 +205,37 @@ def test_vtln_pool_file_is_reused_only_when_it_matches(mini_corpus, tmp_path):
     Path(f"{pool}.json").write_text("{}")          # a pool whose key does not match is never used
     err, _ = plan("e", seed=1)
     assert REUSED not in err
+
+
+def test_vtln_reuses_the_fit_analyses_and_output_is_unchanged(mini_corpus, tmp_path, monkeypatch):
+    """A source speaker's WORLD analyses made for its fit are reused for its conversions: one analysis per
+    utterance instead of two, and bit-identical audio to a run that analyses twice (cache_bytes=0)."""
+    from pydeid.voice import convert as C
+    from pydeid.voice import vtln, world
+    from pydeid.voice.world import WorldConfig
+
+    src, tgt, exp = mini_corpus / "mini_test_enroll", mini_corpus / "mini_dev", tmp_path / "exp"
+    cli("transform-voice", "--method", "vtln", "--strategy", 3, "--target-data", tgt, "--exp-dir", exp,
+        "--part", "plan", src, tmp_path / "out")
+    plan = C.load_plan(exp / "secrets" / C.PLAN_NAME)
+    full = DataDir.read(src)
+    calls = []
+    real = world.analyze
+
+    def counting(wav, sr, cfg=WorldConfig()):
+        calls.append(len(wav))
+        return real(wav, sr, cfg)
+
+    monkeypatch.setattr(world, "analyze", counting)
+    monkeypatch.setattr(vtln, "analyze", counting)
+    wav_cfg = WorldConfig(**plan["world"])
+    out = {}
+    for name, budget in (("reused", 512 * 2 ** 20), ("twice", 0)):
+        calls.clear()
+        C.convert_utterances(full, full.utts, plan, tmp_path / name, wav_cfg, pool_path=exp / C.POOL_NAME,
+                             cache_bytes=budget)
+        out[name] = len(calls)
+    n = len(full.utts)
+    assert out == {"reused": n, "twice": 2 * n}
+    for u in full.utts:
+        assert filecmp.cmp(tmp_path / "reused" / f"{u}.wav", tmp_path / "twice" / f"{u}.wav", shallow=False), u
