@@ -1,7 +1,7 @@
 """ASR training with ESPnet: data preparation, token list, feature statistics, training (one process).
 
 Layout of <exp-dir> (the ESPnet way, plus pydeid's small additions):
-  config.yaml, checkpoint.pth, <N>epoch.pth, valid.acc.best.pth, images/   written by espnet2 asr_train
+  config.yaml, checkpoint.pth, <N>epoch.pth, <criterion>.best.pth, images/ (use_matplotlib) written by espnet2 asr_train
   textnorm.json          text normalisation used for the targets (re-applied when decoding and scoring)
   decode.yaml            the tier's decoding defaults (beam_size, ctc_weight) from conf/asr/<tier>_decode.yaml
   data/{train,valid}/    ESPnet-ready wav.scp/text (see prep.py), spk for the adversarial model
