@@ -24,6 +24,8 @@
 #   --xvector-config conf/xvector/xvector.yaml  --seed 0  --epochs ""   (training, see steps/train_xvector.sh)
 #   --trials ""                       trials file (default <trial-data>/trials)
 #   --orig-trial ""                   original trial data dir: adds the pitch correlation original vs transformed
+#   --pitch-cache ""                  JSON file keeping that correlation for the other attacks on the same
+#                                     trial audio (recomputed when the audio changed)
 #   --backends cosine,plda
 #   --nj 1  --num-threads ""  --cmd "$train_cmd"
 set -euo pipefail
@@ -37,6 +39,7 @@ seed=0
 epochs=
 trials=
 orig_trial=
+pitch_cache=
 backends=cosine,plda
 nj=1
 num_threads=
@@ -91,6 +94,7 @@ steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
 
 sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backends "$backends" --trials "$trials")
 [ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial")
+[ -n "$pitch_cache" ] && sopts+=(--pitch-cache "$pitch_cache")
 mkdir -p "$dir/log"
 $cmd "$dir/log/score.log" pydeid score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" \
   "$trial_xv" "$dir/scores" || { echo "$0: scoring failed, see $dir/log/score.log" >&2; exit 1; }

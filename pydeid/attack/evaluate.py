@@ -55,7 +55,7 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
              trial_data: str | os.PathLike, trial_xvec: str | os.PathLike, trials_path: str | os.PathLike,
              out_dir: str | os.PathLike, backends=("cosine", "plda"), info: dict | None = None,
              lda_dim: int = 150, plda_rank: int = 100, orig_trial: str | os.PathLike | None = None,
-             pitch_max_utts: int = 200, plots: bool = True) -> dict:
+             pitch_max_utts: int = 200, plots: bool = True, pitch_cache: str | os.PathLike | None = None) -> dict:
     t0 = time.time()
     out_dir = Path(out_dir)
     train_xvec, enroll_xvec, trial_xvec = Path(train_xvec), Path(enroll_xvec), Path(trial_xvec)
@@ -127,8 +127,9 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
                 linkability_plot(tar, non, dsys, d, centers, out_dir / f"linkability_{name}.png",
                                  title=f"{title} [{name}]".strip())
     if orig_trial is not None:
-        from .pitch import pitch_correlation
-        pc = pitch_correlation(orig_trial, trial_data, max_utts=pitch_max_utts)
+        from .pitch import cached_pitch_correlation, pitch_correlation
+        pc = pitch_correlation(orig_trial, trial_data, max_utts=pitch_max_utts) if pitch_cache is None else \
+            cached_pitch_correlation(orig_trial, trial_data, pitch_cache, max_utts=pitch_max_utts)
         results["pitch"] = {k: v for k, v in pc.items() if k != "per_utt"}
         results["pitch"]["orig_trial"] = str(orig_trial)
         if pc["pitch_correlation"] is not None:

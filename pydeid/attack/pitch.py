@@ -7,11 +7,15 @@ with at least min_frames such frames. A value near 1 means the intonation surviv
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
+from pathlib import Path
 
 import numpy as np
 
-from pydeid.io import DataDir
+from pydeid.io import DataDir, atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -54,3 +58,44 @@ def pitch_correlation(orig_dir, conv_dir, max_utts: int | None = 200, seed: int 
     values = np.array(list(per_utt.values()))
     return {"pitch_correlation": float(values.mean()) if len(values) else None,
             "utterances": len(per_utt), "skipped": len(shared) - len(per_utt), "per_utt": per_utt}
+
+
+def _audio_fingerprint(d: DataDir, utts: list[str]) -> str:
+    """Hash of each utterance's audio spec (wav.scp value, segment times) and, for plain files, size and mtime."""
+    h = hashlib.sha256()
+    for utt in utts:
+        spec, start, end = d.audio_spec(utt)
+        h.update(f"{utt} {spec} {start} {end}".encode())
+        if os.path.isfile(spec):
+            st = os.stat(spec)
+            h.update(f" {st.st_size} {st.st_mtime_ns}".encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def cached_pitch_correlation(orig_dir, conv_dir, cache, max_utts: int | None = 200, seed: int = 0,
+                             sr: int = 16000) -> dict:
+    """pitch_correlation() kept in the JSON file `cache` and reused while the same audio is compared.
+
+    The correlation belongs to the conversion, not to the attack: the recipes score several attacks on one
+    converted trial set, and each would otherwise track F0 on every trial utterance twice (~8 s for 104 trials).
+    The key holds both data dirs, the settings and a fingerprint of every audio file (path, size, mtime), so a
+    reconverted trial set is measured again.
+    """
+    orig, conv = DataDir.read(orig_dir), DataDir.read(conv_dir)
+    shared = sorted(set(orig.utt2spk) & set(conv.utt2spk))
+    key = {"orig": str(Path(orig_dir).resolve()), "conv": str(Path(conv_dir).resolve()), "max_utts": max_utts,
+           "seed": seed, "sr": sr, "audio": _audio_fingerprint(orig, shared) + _audio_fingerprint(conv, shared)}
+    cache = Path(cache)
+    if cache.is_file():
+        try:
+            stored = json.loads(cache.read_text())
+        except ValueError:
+            stored = {}
+        if stored.get("key") == key:
+            log.info("pitch correlation of %s: reused from %s", conv_dir, cache)
+            return stored["result"]
+    res = pitch_correlation(orig_dir, conv_dir, max_utts=max_utts, seed=seed, sr=sr)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(cache, json.dumps({"key": key, "result": res}, sort_keys=True) + "\n")
+    return res

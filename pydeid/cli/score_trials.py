@@ -15,6 +15,8 @@ def add_arguments(p):
     p.add_argument("--orig-trial", default=None,
                    help="original (untransformed) trial data dir: also compute the pitch correlation")
     p.add_argument("--pitch-max-utts", type=int, default=200)
+    p.add_argument("--pitch-cache", default=None,
+                   help="JSON file keeping the pitch correlation: reused by later attacks on the same trial audio")
     p.add_argument("--lda-dim", type=int, default=150)
     p.add_argument("--plda-rank", type=int, default=100)
     p.add_argument("--no-plots", action="store_true")
@@ -36,7 +38,8 @@ def run(args):
     res = evaluate(args.train_xvectors, args.enroll_data, args.enroll_xvectors, args.trial_data,
                    args.trial_xvectors, args.trials or str(Path(args.trial_data) / "trials"), args.out_dir,
                    backends=backends, info=info, lda_dim=args.lda_dim, plda_rank=args.plda_rank,
-                   orig_trial=args.orig_trial, pitch_max_utts=args.pitch_max_utts, plots=not args.no_plots)
+                   orig_trial=args.orig_trial, pitch_max_utts=args.pitch_max_utts, plots=not args.no_plots,
+                   pitch_cache=args.pitch_cache)
     for b, per in res["backends"].items():
         for sub, m in per.items():
             if "eer_pct" in m:

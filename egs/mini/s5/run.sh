@@ -51,6 +51,11 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|def
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
+wait_all() {  # wait for every background job; if one failed, stop naming the logs ($1) to read
+  local rc=0 pid
+  for pid in $(jobs -p); do wait "$pid" || rc=1; done
+  [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
+}
 results=RESULTS.md
 semi_seed=$((seed + 1))
 sets="mini_train mini_dev mini_test"
@@ -198,30 +203,49 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   log "stage 7: x-vector attacks in three scenarios for $voice_configs"
   steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads "$nj" \
     data/mini_train exp/xvector_original
-  # one thread and one extraction job per attack; the informed attackers of a method train side by side
+  # the original and ignorant attackers share this model and the embeddings of its training and enrollment data:
+  # made once here (one job each, as steps/attack.sh then finds them), before the attacks run side by side
+  for s in mini_train mini_test_enroll; do
+    steps/extract_xvectors.sh --cmd "$train_cmd" exp/xvector_original data/$s exp/xvector_original/xvectors_$s \
+      >exp/xvector_original/extract_$s.log 2>&1 &
+  done
+  wait_all "exp/xvector_original/extract_*.log"
+  # every attack: one thread, one extraction job; $nj attacks at a time
   common=(--seed "$seed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd")
+  attacks=()
   attack() {  # attack <scenario> <name> <method> <strategy> <train> <enroll> <trial> [attack.sh options]
     local sc=$1 name=$2 m=$3 st=$4 tr=$5 en=$6 te=$7
     shift 7
-    [ -f "exp/attack/$name/scores/metrics.json" ] || steps/attack.sh "${common[@]}" --scenario "$sc" \
-      --method "$m" --strategy "$st" "$@" "$tr" "$en" "$te" "exp/attack/$name" >"exp/attack/$name.log" 2>&1 || {
-        echo "$0: attack $name failed, see exp/attack/$name.log" >&2; tail -n 5 "exp/attack/$name.log" >&2; return 1; }
-    grep -E "pooled:" "exp/attack/$name.log" || true
+    attacks+=("$name")
+    [ -f "exp/attack/$name/scores/metrics.json" ] && return 0
+    while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done
+    steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" "$tr" "$en" "$te" \
+      "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
   }
   mkdir -p exp/attack
   attack original original none - data/mini_train data/mini_test_enroll data/mini_test_trial \
     --model exp/xvector_original
-  for vc in $voice_configs; do
-    m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    attack ignorant "ignorant_$v" "$m" "$st" data/mini_train data/mini_test_enroll "data/mini_test_trial_$v" \
-      --model exp/xvector_original --orig-trial data/mini_test_trial
-    attack lazy-informed "lazy-informed_$v" "$m" "$st" "data/mini_train_xv_$v" "data/mini_test_enroll_$v" \
-      "data/mini_test_trial_$v" --orig-trial data/mini_test_trial &
-    pid=$!
-    attack semi-informed "semi-informed_$v" "$m" "$st" "data/mini_train_xv_${v}_s$semi_seed" \
-      "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" --orig-trial data/mini_test_trial ||
-      { wait $pid || true; exit 1; }
-    wait $pid
+  for scenario in ignorant lazy-informed semi-informed; do
+    for vc in $voice_configs; do
+      m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+      # rho_F0 (original vs converted trials) is the conversion's: measured once, kept for the other attacks
+      opts=(--orig-trial data/mini_test_trial --pitch-cache "exp/attack/pitch_$v.json")
+      case $scenario in
+        ignorant) attack ignorant "ignorant_$v" "$m" "$st" data/mini_train data/mini_test_enroll \
+                    "data/mini_test_trial_$v" --model exp/xvector_original "${opts[@]}" ;;
+        lazy-informed) attack lazy-informed "lazy-informed_$v" "$m" "$st" "data/mini_train_xv_$v" \
+                         "data/mini_test_enroll_$v" "data/mini_test_trial_$v" "${opts[@]}" ;;
+        # the semi-informed attacker converts its own enrollment and training data with its own draws
+        semi-informed) attack semi-informed "semi-informed_$v" "$m" "$st" "data/mini_train_xv_${v}_s$semi_seed" \
+                         "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" "${opts[@]}" ;;
+      esac
+    done
+  done
+  wait
+  for name in "${attacks[@]}"; do
+    [ -f "exp/attack/$name/scores/metrics.json" ] || {
+      echo "$0: attack $name failed, see exp/attack/$name.log" >&2; tail -n 5 "exp/attack/$name.log" >&2; exit 1; }
+    grep -E "scores cosine pooled:" "exp/attack/$name.log" || true
   done
   # cosine: the informed attackers train on 96 utterances, too few for a PLDA (both backends are in the tables)
   pydeid attack-table --results "$results" --backend cosine exp/attack/*/scores
