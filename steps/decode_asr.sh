@@ -16,6 +16,8 @@
 #   --model ""            model file inside <exp-dir> (or an absolute path); default: the best checkpoint by the
 #                          first best_model_criterion of <exp-dir>/config.yaml (pydeid/asr/checkpoints.py)
 #   --ctm true             write hyp.ctm
+#   --reuse true           keep <decode-dir> if it already holds this decoding: same model file, data, options
+#                          and LM, nothing changed since (pydeid asr-decode --check-current); false: decode again
 set -euo pipefail
 
 nj=1
@@ -28,6 +30,7 @@ lm_weight=
 ngpu=0
 model=
 ctm=true
+reuse=true
 help_message="Usage: $0 [options] <exp-dir> <data> <decode-dir>  (see the header of $0 for options)"
 . utils/parse_options.sh
 
@@ -57,6 +60,11 @@ fi
 gpu_opt=()
 [ "$ngpu" -gt 0 ] && gpu_opt=(--gpu "$ngpu")
 
+if [ "$reuse" = true ] && why=$(pydeid asr-decode --check-current "${opts[@]}" "$exp" "$data" "$dir" 2>&1); then
+  echo "$0: kept $dir (${why#*: current: })"
+  exit 0
+fi
+rm -f "$dir/decode_info.json"   # written last: a decoding that fails now never looks finished
 mkdir -p "$dir/log"
 nspk=$(wc -l <"$data/spk2utt")
 [ "$nj" -gt "$nspk" ] && nj=$nspk  # utils/split_data.sh keeps speakers whole

@@ -92,11 +92,50 @@ def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight:
     if ctm:
         ctm_status = write_hyp_ctm(exp, model, asr_data, hyps, out / "hyp.ctm")
     info = {"exp_dir": str(exp), "model": str(model), "data": str(Path(data).resolve()), "beam_size": beam_size,
-            "ctc_weight": ctc_weight, "lm": lm_info, "num_utts": len(hyps), "audio_seconds": round(audio_sec, 2),
+            "ctc_weight": ctc_weight, "penalty": penalty, "lm": lm_info, "num_utts": len(hyps),
+            "audio_seconds": round(audio_sec, 2),
             "decode_seconds": round(wall, 2), "rtf": round(wall / audio_sec, 3) if audio_sec else None,
             "ctm": ctm_status}
     atomic_write_text(out / "decode_info.json", json.dumps(info, indent=1) + "\n")
     return out
+
+
+def decode_is_current(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight: float | None = None,
+                      model_file: str | None = None, penalty: float = 0.0, ctm: bool = True, lm_exp=None,
+                      lm_weight: float | None = None) -> tuple[bool, str]:
+    """Whether <out_dir> already holds this decoding: same model file, data dir, beam, CTC weight, penalty and LM
+    (decode_info.json), every utterance, word timings if asked, and nothing changed since (model, LM checkpoint
+    and wav.scp older than decode_info.json). Returns (answer, reason) so callers can say why they decode again."""
+    out, exp = Path(out_dir), Path(exp_dir).resolve()
+    info_file = out / "decode_info.json"
+    if not info_file.exists() or not (out / "text").exists():
+        return False, "no finished decoding"
+    info = json.loads(info_file.read_text())
+    dflt = decoding_defaults(exp)
+    model = resolve_model_file(exp, model_file)
+    want = {"model": str(model), "data": str(Path(data).resolve()),
+            "beam_size": int(dflt["beam_size"] if beam_size is None else beam_size),
+            "ctc_weight": float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight),
+            "penalty": float(penalty), "lm": None}
+    inputs = [Path(model), Path(data) / "wav.scp"]
+    if lm_exp:
+        lm_exp = Path(lm_exp).resolve()
+        want["lm"] = {"lm_exp": str(lm_exp), "lm_weight": float(dflt["lm_weight"] if lm_weight is None else lm_weight)}
+        inputs.append(lm_exp / "valid.loss.best.pth")
+    for k, v in want.items():
+        if info.get(k, 0.0 if k == "penalty" else None) != v:
+            return False, f"{k} differs ({info.get(k)!r} there, {v!r} now)"
+    n = len(read_kaldi_map(Path(data) / "wav.scp" if not (Path(data) / "segments").exists()
+                           else Path(data) / "segments"))
+    if info.get("num_utts") != n:
+        return False, f"{info.get('num_utts')} utterances decoded, the data has {n}"
+    if ctm and info.get("ctm") != "ok":
+        return False, "no word timings"
+    stamp = info_file.stat().st_mtime
+    newer = [str(f) for f in inputs if f.exists() and f.stat().st_mtime > stamp]
+    if newer:
+        return False, f"{newer[0]} changed since"
+    return True, "same model, data and options"
 
 
 def write_hyp_ctm(exp: Path, model: Path, asr_data: Path, hyps: dict[str, str], ctm_path: Path) -> str:

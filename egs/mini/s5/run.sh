@@ -188,15 +188,15 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral || { wait $pid || true; exit 1; }
   wait $pid
   for model in original neutral; do
-    d=exp/asr_${tier}_$model/decode_${model}_mini_test
-    [ -s "$d/text" ] || steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
+    d=exp/asr_${tier}_$model/decode_mini_test   # kept when current (stage 8 reuses the original model's)
+    steps/decode_asr.sh --nj "$nj" --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
       "exp/asr_${tier}_$model" data/mini_test "$d"
     steps/score.sh --results "$results" \
       --title "ASR ($tier + LM) trained on $model data, decoded on the original mini_test" data/mini_test "$d"
   done
   pydeid asr-wer-table --results "$results" \
-    "original:$tier=exp/asr_${tier}_original/decode_original_mini_test" \
-    "transformed:$tier=exp/asr_${tier}_neutral/decode_neutral_mini_test"
+    "original:$tier=exp/asr_${tier}_original/decode_mini_test" \
+    "transformed:$tier=exp/asr_${tier}_neutral/decode_mini_test"
 fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
