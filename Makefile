@@ -6,11 +6,13 @@ PYTHON ?= python3
 VENV := .venv
 REQ_HASH := $(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-16)
 STAMP := $(VENV)/.installed-$(REQ_HASH)
+# placeholders that stop g2p_en (imported by ESPnet) from calling nltk.download at import: pydeid/offline.py
+NLTK_STUBS := $(VENV)/nltk_data/corpora/cmudict.zip
 PYTEST_ARGS ?=
 
 .PHONY: venv demo test test-slow bench clean-venv
 
-venv: $(STAMP)
+venv: $(STAMP) $(NLTK_STUBS)
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -20,16 +22,19 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
-demo: $(STAMP)
+$(NLTK_STUBS): $(STAMP)
+	$(VENV)/bin/python -m pydeid.offline $(VENV)/nltk_data
+
+demo: $(STAMP) $(NLTK_STUBS)
 	cd egs/mini/s5 && ./run.sh
 
-test: $(STAMP)
+test: $(STAMP) $(NLTK_STUBS)
 	source path.sh && python -m pytest $(PYTEST_ARGS)
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) $(NLTK_STUBS)
 	source path.sh && python -m pytest -m slow $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) $(NLTK_STUBS)
 	source path.sh && for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done
 
 clean-venv:

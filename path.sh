@@ -16,7 +16,7 @@ export PYTHONUNBUFFERED=1
 export HF_HUB_OFFLINE=1
 export TRANSFORMERS_OFFLINE=1
 export HF_DATASETS_OFFLINE=1
-export NLTK_DATA="$PYDEID_ROOT/.venv/nltk_data"
+export NLTK_DATA="$PYDEID_ROOT/.venv/nltk_data"   # holds the placeholders of pydeid/offline.py (make venv)
 export FLAIR_CACHE_ROOT="${FLAIR_CACHE_ROOT:-$PYDEID_ROOT/.venv/flair_cache}"
 export MPLBACKEND=Agg
 # one thread per job: recipes parallelise by jobs (--nj, side-by-side trainings); torch's default of one
