@@ -12,6 +12,9 @@
 #   --p 1.0  --seed 0  --max-epochs ""  --results RESULTS.md  --cmd "$train_cmd"
 #   --nj 1        strategies split over nj jobs trained side by side (cells are independent); the table is
 #                 then written from every cell by one last resumed call
+#   --cells-only false   true: train and test the cells of --strategies and stop (no table; log
+#                 <exp-dir>/log/cells.<strategies>.log), so a recipe can queue cells beside other jobs; a later
+#                 call with every strategy finds them done and writes the table
 set -euo pipefail
 
 ner_config=conf/text/ner_cpu.yaml
@@ -22,6 +25,7 @@ seed=0
 max_epochs=
 results=RESULTS.md
 nj=1
+cells_only=false
 cmd=${train_cmd:-run.pl}
 help_message="Usage: $0 [options] <train-data> <dev-data> <test-data> <exp-dir>  (see the header of $0)"
 . utils/parse_options.sh
@@ -40,6 +44,13 @@ done
 opts=(--config "$ner_config" --variants "$variants" --p "$p" --seed "$seed")
 [ -n "$max_epochs" ] && opts+=(--max-epochs "$max_epochs")
 mkdir -p "$dir/log"
+if [ "$cells_only" = true ]; then
+  log=$dir/log/cells.${strategies//,/_}.log
+  $cmd "$log" pydeid ner-utility "${opts[@]}" --strategies "$strategies" --results "$dir/log/cells.${strategies//,/_}.md" \
+    "$train" "$dev" "$test" "$dir" || { echo "$0: failed, see $log" >&2; exit 1; }
+  echo "$0: cells $strategies done in $dir"
+  exit 0
+fi
 if [ "$nj" -gt 1 ]; then
   IFS=, read -ra all <<<"$strategies"
   pids=()

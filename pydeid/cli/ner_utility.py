@@ -24,6 +24,7 @@ def run(args):
     import json
     from pathlib import Path
 
+    from pydeid.io import atomic_write_text
     from pydeid.text.flair_ner import NerConfig
     from pydeid.text.utility import read_split, run_utility, utility_table
 
@@ -48,7 +49,7 @@ def run(args):
             f"original {Path(args.test).name}; punct = written form with punctuation, nopunct = spoken form. "
             f"Micro F1 per cell in {args.exp_dir}/<variant>/<strategy>/results.json.\n")
     print(table + note)
-    Path(args.exp_dir, "utility.json").write_text(json.dumps(res, indent=1) + "\n")
+    atomic_write_text(Path(args.exp_dir, "utility.json"), json.dumps(res, indent=1) + "\n")   # jobs may run side by side
     if args.results:
         from pydeid.report import update_results_section
         update_results_section(args.results, "text_ner_utility", table + note, args.title)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
+from pydeid.io import atomic_write_text
 from pydeid.io.conll import Sentence, read_conll
 
 from .flair_ner import FlairDetector, NerConfig, train_tagger
@@ -91,7 +92,7 @@ def run_utility(splits: dict, exp_dir: str | Path, ner_cfg: NerConfig, strategie
             r = evaluate(model, te_v)
             r["seconds"] = time.time() - t0
             cell.mkdir(parents=True, exist_ok=True)
-            done.write_text(json.dumps(r, indent=1) + "\n")
+            atomic_write_text(done, json.dumps(r, indent=1) + "\n")   # its presence marks the cell done
             results.setdefault(variant, {})[strat] = r
             log.info("%s %s: macro F1 %.3f (%.0f s)", variant, strat, r["macro_f1"], r["seconds"])
     return results

@@ -62,3 +62,29 @@ def test_ner_utility_steps_in_two_lanes(repo_root, mini_corpus, tmp_path):
     r = _run(repo_root, args, tmp_path)
     assert r.returncode == 0, r.stderr
     assert {s: c.stat().st_mtime_ns for s, c in cells.items()} == mtimes
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed for the steps scripts")
+def test_ner_utility_cells_only_side_by_side_then_table(repo_root, mini_corpus, tmp_path):
+    """--cells-only (the recipe's stage 2 queues cells beside its own tagger): two single-cell jobs at once write
+    their cells and no table; the table call then trains nothing and tabulates both."""
+    m, exp, results = mini_corpus, tmp_path / "exp", tmp_path / "RESULTS.md"
+    common = ["steps/ner_utility.sh", "--variants", "cased-punct", "--max-epochs", "2", "--cmd", "run.pl"]
+    data = [str(m / "mini_train"), str(m / "mini_dev"), str(m / "mini_test"), str(exp)]
+    env = dict(os.environ, PATH=f"{repo_root}/utils:{repo_root}/steps:{Path(sys.executable).parent}:"
+                               f"{os.environ['PATH']}")
+    jobs = [subprocess.Popen(["bash", *common, "--cells-only", "true", "--strategies", s, *data], cwd=repo_root,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for s in ("none", "placeholder")]
+    for j in jobs:
+        out, err = j.communicate(timeout=300)
+        assert j.returncode == 0, err + out
+    cells = {s: exp / "cased-punct" / s / "results.json" for s in ("none", "placeholder")}
+    assert all(c.exists() for c in cells.values()) and not results.exists()
+    assert (exp / "log" / "cells.none.log").exists() and (exp / "log" / "cells.placeholder.log").exists()
+    mtimes = {s: c.stat().st_mtime_ns for s, c in cells.items()}
+    r = _run(repo_root, [*common, "--strategies", "none,placeholder", "--results", str(results), *data], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert {s: c.stat().st_mtime_ns for s, c in cells.items()} == mtimes
+    rows = [ln for ln in results.read_text().splitlines() if ln.startswith(("| Replace all", "| No"))]
+    assert len(rows) == 2 and all(re.search(r"\d+\.\d%", r) for r in rows)

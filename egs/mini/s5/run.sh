@@ -6,7 +6,8 @@
 #
 #   0  corpus: synthesize data/mini_{train,dev,test,test_enroll,test_trial} (gold tags, gold word CTM)
 #   1  forced alignment of mini_test (pocketsphinx en-us), word-boundary accuracy against the gold CTM
-#   2  entity tagger: train flair BiLSTM-CRF on mini_train, tag mini_test (cased, and lower-cased like ASR output)
+#   2  entity taggers: train flair BiLSTM-CRF on mini_train, tag mini_test (cased, and lower-cased like ASR output);
+#      beside it, the NER-utility cells (a tagger trained on each strategy's transformed mini_train)
 #   3  text transformation of every set (DP epsilon, leak rate), and the train-on-transformed NER utility table
 #   4  voice conversion: VoiceMask, VTLN strategies 1/2/3, McAdams, for the trial/enrollment sets and the
 #      attackers' training sets (same seed: lazy-informed; another seed: semi-informed)
@@ -51,6 +52,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|def
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
+free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }   # at most $nj background jobs
 wait_all() {  # wait for every background job; if one failed, stop naming the logs ($1) to read
   local rc=0 pid
   for pid in $(jobs -p); do wait "$pid" || rc=1; done
@@ -74,9 +76,18 @@ if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
 fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
-  log "stage 2: entity tagger (flair BiLSTM-CRF, offline) trained on mini_train, tagging mini_test"
+  log "stage 2: entity taggers (flair BiLSTM-CRF, offline): mini_train's, tagging mini_test; the NER-utility cells"
+  # independent trainings (one thread each), $nj at a time: the tagger, then one tagger per text strategy trained
+  # on mini_train transformed by it and tested on the original mini_test (stage 3 writes their table)
   [ -f exp/ner/tagger.pt ] || steps/train_ner.sh --ner-config "$ner_config" --seed "$seed" --cmd "$train_cmd" \
-    data/mini_train data/mini_dev exp/ner
+    data/mini_train data/mini_dev exp/ner &
+  for st in ${ner_utility_strategies//,/ }; do
+    free_lane
+    steps/ner_utility.sh --ner-config "$ner_config" --variants "$ner_utility_variants" --seed "$seed" \
+      --max-epochs "$ner_utility_epochs" --cmd "$train_cmd" --cells-only true --strategies "$st" \
+      data/mini_train data/mini_dev data/mini_test exp/ner_utility &
+  done
+  wait_all "exp/ner/log/train.log or exp/ner_utility/log/cells.*.log"
   for variant in cased lc; do
     d=exp/tags/mini_test_$variant
     [ -s $d/tags.conll ] && [ $d/tags.conll -nt exp/ner/tagger.pt ] && continue
@@ -218,7 +229,7 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
     shift 7
     attacks+=("$name")
     [ -f "exp/attack/$name/scores/metrics.json" ] && return 0
-    while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done
+    free_lane
     steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" "$tr" "$en" "$te" \
       "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
   }
