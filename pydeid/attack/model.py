@@ -42,7 +42,14 @@ class SpeakerEmbedder(torch.nn.Module):
             lens = torch.ones(wav.shape[0], device=wav.device)
         feats = self.fbank(wav)
         feats = self.norm(feats, lens)
-        return self.net(feats, lens).squeeze(1)
+        if self.training:
+            return self.net(feats, lens).squeeze(1)
+        # speechbrain's StatisticsPooling adds random noise (~1e-5) to the pooled mean even in eval mode: drawn
+        # from a fixed seed here, an utterance's embedding no longer depends on what the process embedded before
+        # (job split, order of the sets)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            return self.net(feats, lens).squeeze(1)
 
 
 def build_classifier(cfg: dict, dim: int, n_speakers: int) -> torch.nn.Module:

@@ -164,3 +164,48 @@ def test_three_scenarios_and_table(trained, mini_corpus, repo_root, tmp_path):
     for scenario in runs:
         body = re.search(rf"<!-- begin attack_{scenario} -->(.*?)<!-- end", text, re.S).group(1)
         assert "| Subset | f0scale S1 |" in re.sub(r" +", " ", body)
+
+
+def test_one_extraction_process_for_several_sets_equals_one_per_set(trained, mini_corpus, tmp_path):
+    """`pydeid extract-xvectors <model> <data> <dir> [<data> <dir> ...]` (steps/attack.sh --nj 1 embeds its three
+    sets in one process): the same embeddings as one process per set, finished sets skipped."""
+    from pydeid.attack.embeddings import read_vectors
+    model = trained / "model"
+    sets = ["mini_test_enroll", "mini_test_trial"]
+
+    def cli(*args):
+        r = subprocess.run([sys.executable, "-m", "pydeid", "extract-xvectors", *map(str, args)],
+                           capture_output=True, text=True, env=_env())
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stdout
+
+    pairs = [p for s in sets for p in (mini_corpus / s, tmp_path / "together" / s)]
+    cli("--job", 1, model, *pairs)
+    cli("--finalize", 1, model, *pairs)
+    for s in sets:
+        cli("--job", 1, model, mini_corpus / s, tmp_path / "apart" / s)
+        cli("--finalize", 1, model, mini_corpus / s, tmp_path / "apart" / s)
+        a = read_vectors(tmp_path / "together" / s / "xvector.scp")
+        b = read_vectors(tmp_path / "apart" / s / "xvector.scp")
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+        assert (tmp_path / "together" / s / "spk_xvector.scp").is_file()
+    assert cli("--job", 1, model, *pairs).count("already complete") == 2
+    r = subprocess.run([sys.executable, "-m", "pydeid", "extract-xvectors", str(model), str(pairs[0])],
+                       capture_output=True, text=True, env=_env())
+    assert r.returncode != 0 and "pairs" in r.stderr
+
+
+def test_an_embedding_does_not_depend_on_what_was_embedded_before(trained, mini_corpus):
+    """speechbrain's statistics pooling draws noise from torch's global RNG even in eval mode: without a fixed
+    draw, the same utterance embedded twice in one process (or in another job split) gave another vector."""
+    import torch
+
+    from pydeid.attack.extract import embed_waveform
+    from pydeid.attack.model import load_model
+    emb, cfg = load_model(trained / "model")
+    d = DataDir.read(mini_corpus / "mini_test_trial")
+    wav = d.load_audio(d.utts[0])
+    first = embed_waveform(emb, wav, 16000, cfg["max_chunk"])
+    torch.randn(1000)                                   # anything else using the global RNG in between
+    embed_waveform(emb, d.load_audio(d.utts[1]), 16000, cfg["max_chunk"])
+    assert np.array_equal(first, embed_waveform(emb, wav, 16000, cfg["max_chunk"]))
