@@ -87,10 +87,22 @@ else
   enroll_xv=$model/xvectors_$(basename "$enroll")
 fi
 trial_xv=$dir/xvectors_trial
-eopts=(--nj "$nj" --cmd "$cmd" "${threads[@]}")
-steps/extract_xvectors.sh "${eopts[@]}" "$model" "$train" "$train_xv"
-steps/extract_xvectors.sh "${eopts[@]}" "$model" "$enroll" "$enroll_xv"
-steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
+if [ "$nj" -gt 1 ]; then
+  eopts=(--nj "$nj" --cmd "$cmd" "${threads[@]}")
+  steps/extract_xvectors.sh "${eopts[@]}" "$model" "$train" "$train_xv"
+  steps/extract_xvectors.sh "${eopts[@]}" "$model" "$enroll" "$enroll_xv"
+  steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
+else
+  # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes, sets already done are skipped):
+  # importing torch and loading the model once takes longer than embedding a small set
+  sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv")
+  mkdir -p "$dir/log"
+  echo "$0: embedding $train, $enroll and $trial with $model (log: $dir/log/extract.log)"
+  $cmd --num-threads "${num_threads:-1}" "$dir/log/extract.log" \
+    pydeid extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" || {
+    echo "$0: extraction failed, see $dir/log/extract.log" >&2; exit 1; }
+  pydeid extract-xvectors --finalize 1 "$model" "${sets[@]}"
+fi
 
 sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backends "$backends" --trials "$trials")
 [ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial")

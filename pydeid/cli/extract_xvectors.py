@@ -12,33 +12,47 @@ def add_arguments(p):
                         "spk_xvector.scp, num_utts.ark and copy utt2spk/genders; model_dir is ignored")
     p.add_argument("--num-threads", type=int, default=1, help="torch CPU threads per job")
     p.add_argument("model_dir", help="attacker model directory (steps/train_xvector.sh output)")
-    p.add_argument("data", help="data dir to embed")
-    p.add_argument("xvector_dir", help="output directory")
+    p.add_argument("data_and_dirs", nargs="+", metavar="DATA XVECTOR_DIR",
+                   help="data dir to embed and its output directory; several pairs are embedded by this one "
+                        "process (torch and the model load once: most of the time for small sets)")
 
 
 def run(args):
     import json
     from pathlib import Path
 
-    out = Path(args.xvector_dir)
+    from pydeid.io import FormatError
+    items = args.data_and_dirs
+    if len(items) % 2:
+        raise FormatError(None, None, f"expected <data> <xvector-dir> pairs after the model dir, got {len(items)} "
+                                      "paths")
+    pairs = [(items[i], Path(items[i + 1])) for i in range(0, len(items), 2)]
     if args.finalize is not None:
         from pydeid.attack.embeddings import finalize_xvector_dir
-        info = finalize_xvector_dir(args.data, out, nj=args.finalize or None)
-        print(f"{out}: {info['utterances']} utterance and {info['speakers']} speaker embeddings, dim {info['dim']}")
+        for data, out in pairs:
+            info = finalize_xvector_dir(data, out, nj=args.finalize or None)
+            print(f"{out}: {info['utterances']} utterance and {info['speakers']} speaker embeddings, "
+                  f"dim {info['dim']}")
         return 0
     from pydeid.attack.embeddings import extraction_done
     from pydeid.io import DataDir, atomic_write_text
     name = "xvector" if args.job is None else f"xvector.{args.job}"
-    if extraction_done(args.model_dir, DataDir.read(args.data), out / f"{name}.scp")[0]:
+    todo = []
+    for data, out in pairs:
         # checked before importing torch: a resumed run skips finished jobs in a fraction of a second
-        print(f"{out / (name + '.scp')}: already complete for this data and model, skipped")
+        if extraction_done(args.model_dir, DataDir.read(data), out / f"{name}.scp")[0]:
+            print(f"{out / (name + '.scp')}: already complete for this data and model, skipped")
+        else:
+            todo.append((data, out))
+    if not todo:
         return 0
     import torch
 
     from pydeid.attack.extract import extract_data_dir
     torch.set_num_threads(args.num_threads)
-    info = extract_data_dir(args.model_dir, args.data, out / f"{name}.ark", out / f"{name}.scp")
-    if not info.get("skipped"):
-        atomic_write_text(out / "log" / f"{name}.speed.json", json.dumps(info) + "\n")
-    print(f"{out / (name + '.scp')}: {info}")
+    for data, out in todo:
+        info = extract_data_dir(args.model_dir, data, out / f"{name}.ark", out / f"{name}.scp")
+        if not info.get("skipped"):
+            atomic_write_text(out / "log" / f"{name}.speed.json", json.dumps(info) + "\n")
+        print(f"{out / (name + '.scp')}: {info}")
     return 0
