@@ -19,6 +19,10 @@
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
 #   --f0-method ""          dio (default) | harvest
 #   --frame-period ""       WORLD frame period in ms (default 10 for voicemask, 5 for vtln)
+#   --also ""               vtln: more outputs of the same <in-data> converted in the same pass (each utterance
+#                           analysed once for all: ~2/3 of a conversion), a space-separated list of
+#                           <strategy>:<seed>:<exp-dir>:<out-data>; each gets its own plan, secrets and pool
+#                           (a "{seed}" in --pool-file is replaced by each output's seed)
 set -euo pipefail
 
 nj=1
@@ -34,6 +38,7 @@ pool_file=
 voice_config=
 f0_method=
 frame_period=
+also=
 help_message="Usage: $0 [options] <in-data> <exp-dir> <out-data>  (see the header of $0 for options)"
 . utils/parse_options.sh
 
@@ -46,18 +51,33 @@ dir=$2
 out=$3
 
 pydeid validate-data-dir "$data" >/dev/null
-opts=(--method "$method" --strategy "$strategy" --max-targets "$max_targets" --seed "$seed" --exp-dir "$dir")
-[ -n "$target_data" ] && opts+=(--target-data "$target_data")
+common=(--method "$method" --max-targets "$max_targets")
+[ -n "$target_data" ] && common+=(--target-data "$target_data")
+[ -n "$voice_config" ] && common+=(--config "$voice_config")
+[ -n "$f0_method" ] && common+=(--f0-method "$f0_method")
+[ -n "$frame_period" ] && common+=(--frame-period "$frame_period")
+[ "$resume" = true ] && common+=(--resume)
+opts=("${common[@]}" --strategy "$strategy" --seed "$seed" --exp-dir "$dir")
 [ -n "$targets_file" ] && opts+=(--targets-file "$targets_file")
-[ -n "$pool_file" ] && opts+=(--pool-file "$pool_file")
-[ -n "$voice_config" ] && opts+=(--config "$voice_config")
-[ -n "$f0_method" ] && opts+=(--f0-method "$f0_method")
-[ -n "$frame_period" ] && opts+=(--frame-period "$frame_period")
-[ "$resume" = true ] && opts+=(--resume)
+[ -n "$pool_file" ] && opts+=(--pool-file "${pool_file//\{seed\}/$seed}")
 
 mkdir -p "$dir/log"
 pydeid transform-voice "${opts[@]}" --part plan "$data" "$out" >"$dir/log/plan.log" 2>&1 || {
   echo "$0: planning failed, see $dir/log/plan.log" >&2; tail -n 5 "$dir/log/plan.log" >&2; exit 1; }
+# the other outputs of the same pass: each planned with its own strategy, seed and secrets
+also_opts=(); also_outs=()
+for spec in $also; do
+  IFS=: read -r a_strategy a_seed a_dir a_out <<<"$spec"
+  [ "$method" = vtln ] && [ -n "$a_out" ] || {
+    echo "$0: --also '$spec': expected <strategy>:<seed>:<exp-dir>:<out-data> with --method vtln" >&2; exit 1; }
+  a_opts=("${common[@]}" --strategy "$a_strategy" --seed "$a_seed" --exp-dir "$a_dir")
+  [ -n "$pool_file" ] && a_opts+=(--pool-file "${pool_file//\{seed\}/$a_seed}")
+  mkdir -p "$a_dir/log"
+  pydeid transform-voice "${a_opts[@]}" --part plan "$data" "$a_out" >"$a_dir/log/plan.log" 2>&1 || {
+    echo "$0: planning failed, see $a_dir/log/plan.log" >&2; tail -n 5 "$a_dir/log/plan.log" >&2; exit 1; }
+  if [ "$resume" != true ] && [ -d "$a_out/wav" ]; then rm -rf "$a_out/wav"; fi
+  also_opts+=(--also "$a_dir=$a_out"); also_outs+=("$a_dir=$a_out")
+done
 
 nspk=$(wc -l <"$data/spk2utt")
 [ "$nj" -gt "$nspk" ] && nj=$nspk
@@ -72,10 +92,15 @@ fi
 # failure only converts what is missing; without --resume the wavs of a former run are discarded first.
 if [ "$resume" != true ] && [ -d "$out/wav" ]; then rm -rf "$out/wav"; fi
 $cmd JOB=1:$nj "$dir/log/transform.JOB.log" \
-  pydeid transform-voice "${opts[@]}" --resume --part convert "${split_opt[@]}" "$data" "$out" || {
+  pydeid transform-voice "${opts[@]}" --resume --part convert "${split_opt[@]}" "${also_opts[@]}" "$data" "$out" || {
     echo "$0: conversion failed, see $dir/log/transform.*.log (rerun with --resume true)" >&2; exit 1; }
 
-pydeid transform-voice "${opts[@]}" --part assemble "$data" "$out" >"$dir/log/assemble.log" 2>&1 || {
-  echo "$0: assembling $out failed, see $dir/log/assemble.log" >&2; tail -n 5 "$dir/log/assemble.log" >&2; exit 1; }
-pydeid validate-data-dir "$out" >/dev/null
+for pair in "$dir=$out" "${also_outs[@]}"; do
+  a_dir=${pair%%=*}; a_out=${pair#*=}
+  pydeid transform-voice --method "$method" --exp-dir "$a_dir" --part assemble "$data" "$a_out" \
+    >"$a_dir/log/assemble.log" 2>&1 || {
+    echo "$0: assembling $a_out failed, see $a_dir/log/assemble.log" >&2; tail -n 5 "$a_dir/log/assemble.log" >&2
+    exit 1; }
+  pydeid validate-data-dir "$a_out" >/dev/null
+done
 echo "$0: converted voices ($method) in $out; secret plan in $dir/secrets/voice_plan.json"

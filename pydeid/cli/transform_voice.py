@@ -37,6 +37,9 @@ def add_arguments(p):
     p.add_argument("--fft-size", type=int, default=None, help="WORLD FFT size (default from pyworld)")
     p.add_argument("--part", choices=["all", "plan", "convert", "assemble"], default="all")
     p.add_argument("--split-data", default=None, help="convert part: the split of in-data this job converts")
+    p.add_argument("--also", action="append", default=[], metavar="EXP_DIR=OUT_DATA",
+                   help="convert part, vtln: also write the output planned in EXP_DIR (its own --part plan run on "
+                        "the same in-data) in the same pass: each utterance is analysed once for all outputs")
     p.add_argument("in_data")
     p.add_argument("out_data", nargs="?")
 
@@ -128,8 +131,19 @@ def run(args):
         plan = C.load_plan(plan_path)
         world = WorldConfig(**plan.get("world", {}))
         utts = DataDir.read(args.split_data).utts if args.split_data else full.utts
-        C.convert_utterances(full, utts, plan, wav_dir, world, pool_path=pool_path, resume=args.resume,
-                             progress=progress)
+        if args.also:
+            outputs = [(plan, wav_dir, pool_path)]
+            for item in args.also:
+                exp_x, sep, out_x = item.partition("=")
+                if not sep:
+                    raise FormatError(None, None, f"--also {item}: expected EXP_DIR=OUT_DATA")
+                exp_x = Path(exp_x).resolve()
+                outputs.append((C.load_plan(exp_x / "secrets" / C.PLAN_NAME), Path(out_x).resolve() / "wav",
+                                exp_x / C.POOL_NAME))
+            C.convert_vtln_outputs(full, utts, outputs, resume=args.resume, progress=progress)
+        else:
+            C.convert_utterances(full, utts, plan, wav_dir, world, pool_path=pool_path, resume=args.resume,
+                                 progress=progress)
 
     if args.part in ("all", "assemble"):
         d = C.assemble(in_dir, out_dir, wav_dir)

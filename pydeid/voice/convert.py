@@ -248,6 +248,86 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     return {"converted": done, "skipped": skipped}
 
 
+def _speaker_fit_features(full: DataDir, fit_utts: list[str], world: WorldConfig, budget: int) -> dict | None:
+    """{utt: WorldFeatures} of a speaker's fit utterances, or None when they would exceed `budget` bytes."""
+    from .world import analyze
+    feats, used = {}, 0
+    for u in fit_utts:
+        f = analyze(full.load_audio(u), 16000, world)
+        used += f.sp.nbytes + f.ap.nbytes + f.f0.nbytes
+        if used > budget:
+            return None
+        feats[u] = f
+    return feats
+
+
+def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dict, Path, Path]],
+                         resume: bool = False, max_fit_utts: int = 30, progress: bool = False,
+                         cache_bytes: int = 512 * 2 ** 20) -> dict:
+    """VTLN conversion of `utts` into several outputs in one pass: [(plan, wav_dir, pool_path)], e.g. target
+    strategies 1/2/3 or the draws of other seeds for the same input. Every utterance is analysed once for all
+    outputs (the WORLD analysis is ~2/3 of a conversion) and each output's audio is bit-identical to what
+    convert_utterances() writes for it alone. Returns counts {"converted", "skipped"} over all outputs."""
+    from .vtln import VtlnTargets, VtlnTransformer
+    from .world import analyze
+    trs, world = [], None
+    for plan, wav_dir, pool_path in outputs:
+        if plan["method"] != "vtln":
+            raise FormatError(pool_path, None, f"a plan for {plan['method']}: only vtln outputs share one pass")
+        targets = VtlnTargets.load(pool_path)
+        if world not in (None, targets.world):
+            raise FormatError(pool_path, None, "outputs converted in one pass must share their WORLD settings")
+        world = targets.world
+        wav_dir.mkdir(parents=True, exist_ok=True)
+        trs.append(VtlnTransformer(targets))
+    todo: dict[str, dict[str, list[int]]] = {}
+    skipped = 0
+    for plan, _, pool_path in outputs:
+        missing = [u for u in utts if u not in plan["utt"]]
+        if missing:
+            raise FormatError(pool_path.parent, None, f"its plan has no draw for {len(missing)} utterance(s) of this "
+                              f"input (e.g. {missing[0]}): plan every output on the same data dir")
+    for u in sorted(utts):
+        need = [j for j, (_, wav_dir, _) in enumerate(outputs) if not (resume and wav_path(wav_dir, u).exists())]
+        skipped += len(outputs) - len(need)
+        if need:
+            todo.setdefault(full.utt2spk[u], {})[u] = need
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=sum(len(v) for d in todo.values() for v in d.values()), desc="transform-voice (vtln)",
+                   unit="utt")
+    done = 0
+    spk2utt = full.spk2utt
+    for spk, need_by_utt in todo.items():
+        fit_utts = spk2utt[spk][:max_fit_utts]
+        fit = _speaker_fit_features(full, fit_utts, world, cache_bytes)
+        for j in sorted({j for js in need_by_utt.values() for j in js}):
+            seed = int(rng_for(outputs[j][0]["seed"], "kmeans", spk).integers(2 ** 31))
+            feats = fit.values() if fit is not None else \
+                (analyze(full.load_audio(u), 16000, world) for u in fit_utts)
+            try:
+                trs[j].fit_features(iter(feats), seed=seed)
+            except ValueError as e:
+                raise FormatError(full.path / "utt2spk" if full.path else None, None,
+                                  f"cannot model source speaker '{spk}' for vtln: {e}") from None
+        for u, js in need_by_utt.items():
+            wav = full.load_audio(u)
+            feats = fit[u] if fit is not None and u in fit else analyze(wav, 16000, world)
+            for j in js:
+                plan, wav_dir, _ = outputs[j]
+                write_audio(wav_path(wav_dir, u), trs[j].transform_features(feats, plan["utt"][u]["target"], wav),
+                            16000)
+                done += 1
+                if bar is not None:
+                    bar.update(1)
+    if bar is not None:
+        bar.close()
+    log.info("converted %d utterance outputs (%d outputs in one pass), skipped %d already written", done,
+             len(outputs), skipped)
+    return {"converted": done, "skipped": skipped}
+
+
 # ---- assemble -----------------------------------------------------------------------------------------------------
 def assemble(in_dir: Path, out_dir: Path, wav_dir: Path) -> DataDir:
     """Write the converted data dir: new wav.scp (absolute paths), other files carried over unchanged.

@@ -239,3 +239,33 @@ def test_vtln_reuses_the_fit_analyses_and_output_is_unchanged(mini_corpus, tmp_p
     assert out == {"reused": n, "twice": 2 * n}
     for u in full.utts:
         assert filecmp.cmp(tmp_path / "reused" / f"{u}.wav", tmp_path / "twice" / f"{u}.wav", shallow=False), u
+
+
+def test_vtln_outputs_in_one_pass_equal_separate_runs(mini_corpus, tmp_path, repo_root):
+    """steps/transform_voice.sh --also: strategies 1 and 3 and another seed converted in one pass (2 jobs) give
+    the audio of separate runs bit for bit, each output with its own plan (secret) and a clean data dir."""
+    import shutil
+    src, tgt = tmp_path / "src", mini_corpus / "mini_dev"
+    shutil.copytree(mini_corpus / "mini_test_enroll", src)        # split_data.sh writes into its input
+    env = dict(os.environ, OMP_NUM_THREADS="1",
+               PATH=f"{repo_root / 'utils'}:{repo_root / 'steps'}:{Path(sys.executable).parent}:{os.environ['PATH']}")
+    pool = tmp_path / "pool_s{seed}.npz"
+
+    def steps(*args):
+        r = subprocess.run(["steps/transform_voice.sh", "--method", "vtln", "--target-data", str(tgt), "--pool-file",
+                            str(pool), *map(str, args)], cwd=repo_root, env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr + r.stdout
+
+    outs = {(1, 0): "a", (3, 0): "b", (3, 5): "c"}
+    also = " ".join(f"{s}:{seed}:{tmp_path / ('xexp_' + n)}:{tmp_path / ('x_' + n)}"
+                    for (s, seed), n in outs.items() if n != "a")
+    steps("--nj", 2, "--strategy", 1, "--seed", 0, "--also", also, src, tmp_path / "xexp_a", tmp_path / "x_a")
+    for (s, seed), n in outs.items():
+        steps("--strategy", s, "--seed", seed, src, tmp_path / f"exp_{n}", tmp_path / f"sep_{n}")
+        check_output_corpus(src, tmp_path / f"x_{n}", tmp_path / f"xexp_{n}")
+        plan = json.loads((tmp_path / f"xexp_{n}" / "secrets" / "voice_plan.json").read_text())
+        assert plan["strategy"] == s and plan["seed"] == seed
+        for u in DataDir.read(src).utts:
+            assert filecmp.cmp(tmp_path / f"x_{n}" / "wav" / f"{u}.wav", tmp_path / f"sep_{n}" / "wav" / f"{u}.wav",
+                               shallow=False), (n, u)
+    assert sorted(p.name for p in tmp_path.glob("pool_s*.npz")) == ["pool_s0.npz", "pool_s5.npz"]
