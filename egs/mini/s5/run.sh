@@ -137,10 +137,35 @@ convert() {  # convert <method> <strategy> <in-data> <out-data> <seed>
   done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "$3" "exp/voice/$(basename "$4")" "$4"
 }
 
+convert_vtln() {  # convert_vtln <in-data> <strategy>:<seed>:<out-data> ...: the outputs of one input in one pass
+  local in=$1 first= spec st sd out also=()
+  shift
+  for spec in "$@"; do
+    IFS=: read -r st sd out <<<"$spec"
+    done_ok "$out" && continue
+    if [ -z "$first" ]; then first=$spec; else also+=("$st:$sd:exp/voice/$(basename "$out"):$out"); fi
+  done
+  [ -n "$first" ] || return 0
+  IFS=: read -r st sd out <<<"$first"
+  steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --resume true --nj "$nj" --cmd "$train_cmd" \
+    --target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s{seed}.npz" --also "${also[*]}" \
+    "$in" "exp/voice/$(basename "$out")" "$out"
+}
+
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: voice conversion ($voice_configs); VTLN targets: the mini_dev speakers"
   # the informed attackers train on a per-speaker subset of mini_train, converted like the published data
   [ -d data/mini_train_xv ] || utils/subset_data_dir.sh --per-spk "$xvector_train_per_spk" data/mini_train data/mini_train_xv
+  # every VTLN output of an input in one pass (its WORLD analysis serves all strategies and both seeds)
+  vtln_strategies=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
+  if [ -n "$vtln_strategies" ]; then
+    log "  vtln strategies" $vtln_strategies
+    convert_vtln data/mini_test $(for st in $vtln_strategies; do echo "$st:$seed:data/mini_test_vtln$st"; done)
+    convert_vtln data/mini_train_xv $(for st in $vtln_strategies; do
+      echo "$st:$seed:data/mini_train_xv_vtln$st $st:$semi_seed:data/mini_train_xv_vtln${st}_s$semi_seed"; done)
+    convert_vtln data/mini_test_enroll $(for st in $vtln_strategies; do
+      echo "$st:$semi_seed:data/mini_test_enroll_vtln${st}_s$semi_seed"; done)
+  fi
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
     log "  $v"
