@@ -11,7 +11,9 @@
 #   --ngpu 0
 #   --ctc-weight ""         decoding CTC weight (default: the tier's conf/asr/<tier>_decode.yaml)
 #   --train-jobs 1          trainings side by side (e.g. 2 on 2 cores: alphas 0.5 and 2.0 together)
-#   --nj 1                  decoding jobs per model
+#   --nj 1                  decoding: models decode side by side, one job each, --nj at a time (a decoding job
+#                           spends ~8 s loading ESPnet; a model already decoded with the same options is kept)
+#   --probe-threads 1       torch threads of the speaker probe (it runs alone, after the decodings)
 #   --lm-exp ""             decode with this token LM (steps/train_lm.sh; same training text, same tokens)
 #   --baseline-exp ""       a plain model of the same data and config (steps/train_asr.sh) serves as phi_0
 #                           instead of training alpha 0: with alpha 0 the reversed gradient is zero, so the
@@ -28,6 +30,7 @@ ngpu=0
 ctc_weight=
 train_jobs=1
 nj=1
+probe_threads=1
 lm_exp=
 baseline_exp=
 cmd=${cuda_cmd:-run.pl}
@@ -69,17 +72,25 @@ for pid in "${pids[@]}"; do
   wait "$pid" || { wait; echo "$0: an adversarial training failed (see ${prefix}_adv*/log/train.log)" >&2; exit 1; }
 done
 
+dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false --nj 1)
+[ -n "$ctc_weight" ] && dopts+=(--ctc-weight "$ctc_weight")
+[ -n "$lm_exp" ] && dopts+=(--lm-exp "$lm_exp")
 models=()
 for a in $alphas; do
   exp=$(exp_of "$a")
-  dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false --nj "$nj")
-  [ -n "$ctc_weight" ] && dopts+=(--ctc-weight "$ctc_weight")
-  [ -n "$lm_exp" ] && dopts+=(--lm-exp "$lm_exp")
-  steps/decode_asr.sh "${dopts[@]}" "$exp" "$test" "$exp/$name"
-  steps/score.sh "$test" "$exp/$name"
+  while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done
+  steps/decode_asr.sh "${dopts[@]}" "$exp" "$test" "$exp/$name" &
   models+=(--model "phi_$a=$exp")
 done
+failed=0
+for pid in $(jobs -p); do wait "$pid" || failed=1; done
+[ $failed -eq 0 ] || { echo "$0: a decoding failed, see ${prefix}_adv*/$name/log/decode.1.log" >&2; exit 1; }
+for a in $alphas; do
+  exp=$(exp_of "$a")
+  steps/score.sh "$test" "$exp/$name"
+done
 mkdir -p "$(dirname "$prefix")/log"
-$cmd "$(dirname "$prefix")/log/asr_speaker_probe.log" pydeid asr-speaker-probe "${models[@]}" --probe-data "$train" \
+$cmd --num-threads "$probe_threads" "$(dirname "$prefix")/log/asr_speaker_probe.log" \
+  pydeid asr-speaker-probe --num-threads "$probe_threads" "${models[@]}" --probe-data "$train" \
   --enroll "$enroll" --trial "$trial" --decode-name "$name" --out "${prefix}_adv_table1.md" --results "$results"
 cat "${prefix}_adv_table1.md"

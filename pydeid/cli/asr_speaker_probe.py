@@ -14,10 +14,14 @@ def add_arguments(p):
     p.add_argument("--decode-name", default=None,
                    help="decode dir name inside each exp dir whose scoring gives the WER row")
     p.add_argument("--results", default=None, help="RESULTS.md to update")
+    p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     p.add_argument("--out", default=None, help="write the table (Markdown) here as well")
 
 
 def run(args):
+    if args.num_threads:
+        import torch
+        torch.set_num_threads(args.num_threads)
     from pydeid.asr.probe import speaker_info_table
     from pydeid.io import atomic_write_text
     from pydeid.report import markdown_table, update_results_section
