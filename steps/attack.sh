@@ -87,28 +87,29 @@ else
   enroll_xv=$model/xvectors_$(basename "$enroll")
 fi
 trial_xv=$dir/xvectors_trial
-if [ "$nj" -gt 1 ]; then
+if [ "$nj" -gt 1 ]; then   # (--nj 1: below, in the scoring job)
   eopts=(--nj "$nj" --cmd "$cmd" "${threads[@]}")
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$train" "$train_xv"
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$enroll" "$enroll_xv"
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
-else
-  # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes, sets already done are skipped):
-  # importing torch and loading the model once takes longer than embedding a small set
-  sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv")
-  mkdir -p "$dir/log"
-  echo "$0: embedding $train, $enroll and $trial with $model (log: $dir/log/extract.log)"
-  $cmd --num-threads "${num_threads:-1}" "$dir/log/extract.log" \
-    pydeid extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" || {
-    echo "$0: extraction failed, see $dir/log/extract.log" >&2; exit 1; }
-  pydeid extract-xvectors --finalize 1 "$model" "${sets[@]}"
 fi
 
 sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backends "$backends" --trials "$trials")
 [ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial")
 [ -n "$pitch_cache" ] && sopts+=(--pitch-cache "$pitch_cache")
+score=(score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv" "$dir/scores")
 mkdir -p "$dir/log"
-$cmd "$dir/log/score.log" pydeid score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" \
-  "$trial_xv" "$dir/scores" || { echo "$0: scoring failed, see $dir/log/score.log" >&2; exit 1; }
+if [ "$nj" -gt 1 ]; then
+  $cmd "$dir/log/score.log" pydeid "${score[@]}" || { echo "$0: scoring failed, see $dir/log/score.log" >&2; exit 1; }
+else
+  # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes; sets already done are skipped)
+  # and scores them: importing torch and speechbrain once takes longer than embedding and scoring small sets
+  sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv")
+  echo "$0: embedding $train, $enroll and $trial with $model, scoring (log: $dir/log/score.log)"
+  $cmd --num-threads "${num_threads:-1}" "$dir/log/score.log" pydeid chain \
+    extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" ::: \
+    extract-xvectors --finalize 1 "$model" "${sets[@]}" ::: "${score[@]}" || {
+    echo "$0: embedding or scoring failed, see $dir/log/score.log" >&2; exit 1; }
+fi
 grep -E "^$dir/scores .* pooled:" "$dir/log/score.log" || true
 echo "$0: done: $dir/scores/metrics.json (tables: pydeid attack-table --results RESULTS.md <score-dirs>)"

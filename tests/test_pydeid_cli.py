@@ -30,3 +30,23 @@ def test_format_error_is_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pydeid", "validate-data-dir", "--check-audio", str(ok)],
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "wav.scp:1" in proc.stderr and "does not exist" in proc.stderr
+
+
+def test_chain_runs_parts_in_order_and_stops_at_the_first_failure(tmp_path):
+    """`pydeid chain a ::: b ::: c`: each part as `pydeid <part>` would run it, in one process; the first failing
+    part ends the chain with its status and one line naming it."""
+    good = DataDir(wav_scp={"u1": "/x/u1.wav"}, text={"u1": "hello"}, utt2spk={"u1": "s1"}).write(tmp_path / "good")
+    bad = DataDir(wav_scp={"u1": "/x/u1.wav"}, text={"u1": "hello"}, utt2spk={"u1": "s1"}).write(tmp_path / "bad")
+    (bad / "text").write_text("u2 hello\n")
+
+    def chain(*parts):
+        return subprocess.run([sys.executable, "-m", "pydeid", "chain", *parts], capture_output=True, text=True)
+
+    r = chain("validate-data-dir", str(good), ":::", "validate-data-dir", str(good))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("part 1/2") == 1 and r.stderr.count("part 2/2") == 1
+    r = chain("validate-data-dir", str(good), ":::", "validate-data-dir", str(bad), ":::",
+              "validate-data-dir", str(good))
+    assert r.returncode == 1 and "part 2 (validate-data-dir) failed" in r.stderr and "part 3/3" not in r.stderr
+    assert "no entry in text" in r.stderr and "Traceback" not in r.stderr
+    assert chain("validate-data-dir", str(good), ":::").returncode != 0        # an empty part is refused
