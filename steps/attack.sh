@@ -73,11 +73,20 @@ fi
 mkdir -p "$dir"
 threads=()
 [ -n "$num_threads" ] && threads=(--num-threads "$num_threads")
+train_part=()
 if [ -z "$model" ]; then
   model=$dir/xvector_nnet
-  topts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cmd" "${threads[@]}")
-  [ -n "$epochs" ] && topts+=(--epochs "$epochs")
-  steps/train_xvector.sh "${topts[@]}" "$train" "$model"
+  if [ "$nj" -gt 1 ]; then
+    topts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cmd" "${threads[@]}")
+    [ -n "$epochs" ] && topts+=(--epochs "$epochs")
+    steps/train_xvector.sh "${topts[@]}" "$train" "$model"
+  elif [ ! -f "$model/embedding_model.ckpt" ]; then
+    # --nj 1: trained in the same job as the embedding and scoring below (what steps/train_xvector.sh runs)
+    [ -f "$xvector_config" ] || { echo "$0: no such config: $xvector_config" >&2; exit 1; }
+    train_part=(train-xvector --config "$xvector_config" --seed "$seed" "${threads[@]}")
+    [ -n "$epochs" ] && train_part+=(--epochs "$epochs")
+    train_part+=("$train" "$model" :::)
+  fi
   train_xv=$dir/xvectors_train
   enroll_xv=$dir/xvectors_enroll
 else
@@ -105,8 +114,8 @@ else
   # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes; sets already done are skipped)
   # and scores them: importing torch and speechbrain once takes longer than embedding and scoring small sets
   sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv")
-  echo "$0: embedding $train, $enroll and $trial with $model, scoring (log: $dir/log/score.log)"
-  $cmd --num-threads "${num_threads:-1}" "$dir/log/score.log" pydeid chain \
+  echo "$0: ${train_part:+training $model, }embedding $train, $enroll and $trial, scoring (log: $dir/log/score.log)"
+  $cmd --num-threads "${num_threads:-1}" "$dir/log/score.log" pydeid chain "${train_part[@]}" \
     extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" ::: \
     extract-xvectors --finalize 1 "$model" "${sets[@]}" ::: "${score[@]}" || {
     echo "$0: embedding or scoring failed, see $dir/log/score.log" >&2; exit 1; }
