@@ -68,6 +68,9 @@ vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }   # vtln:3 -> vtln3, voi
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: synthesize the mini corpus (espeak-ng dialogues, gold tags and word timings)"
+  # a run from the start writes a new RESULTS.md: no section of an earlier run (or of a renamed table) survives;
+  # the committed copy is in git, later --stage N reruns update their own sections
+  rm -f "$results"
   local/mini/prepare_data.sh --seed "$seed" --size "$size" --nj "$nj" data
 fi
 
