@@ -162,20 +162,6 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
 
 
 # ---- convert ------------------------------------------------------------------------------------------------------
-def _fit_features(full: DataDir, fit_utts: list[str], keep: set[str], world: WorldConfig, kept: dict,
-                  budget: int):
-    """WORLD features of the fit utterances; those of utterances in `keep` also go into `kept` within `budget`."""
-    from .world import analyze
-    used = 0
-    for u in fit_utts:
-        feats = analyze(full.load_audio(u), 16000, world)
-        size = feats.sp.nbytes + feats.ap.nbytes + feats.f0.nbytes
-        if u in keep and used + size <= budget:
-            kept[u] = feats
-            used += size
-        yield feats
-
-
 def wav_path(wav_dir: Path, utt: str) -> Path:
     if "/" in utt or utt.startswith("."):
         raise FormatError(None, None, f"utterance id '{utt}' cannot name a file")
@@ -187,14 +173,16 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
                        progress: bool = False, cache_bytes: int = 512 * 2 ** 20) -> dict:
     """Convert `utts` of `full` (the whole input data dir, so a speaker's fit never depends on the job split).
 
-    vtln: the WORLD analyses made to model a source speaker are kept (up to `cache_bytes`) for that speaker's
-    conversions, which would otherwise analyse the same audio a second time (~75 % of the conversion time).
+    vtln: convert_vtln_outputs() with this one output (the fit's WORLD analyses serve the conversions too).
 
     Returns counts {"converted", "skipped"}. Each output is written atomically, so a killed job leaves complete
     files only and --resume (resume=True) skips them.
     """
-    wav_dir.mkdir(parents=True, exist_ok=True)
     method = plan["method"]
+    if method == "vtln":
+        return convert_vtln_outputs(full, utts, [(plan, wav_dir, pool_path)], resume=resume,
+                                    max_fit_utts=max_fit_utts, progress=progress, cache_bytes=cache_bytes)
+    wav_dir.mkdir(parents=True, exist_ok=True)
     todo_by_spk: dict[str, list[str]] = {}
     skipped = 0
     for u in sorted(utts):
@@ -209,35 +197,12 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
         bar = tqdm(total=n_todo, desc=f"transform-voice ({method})", unit="utt")
     if method == "voicemask":
         tr = VoiceMaskTransformer(build_voicemask(**plan["params"]), world)
-    elif method == "mcadams":
-        tr = McAdamsTransformer(build_mcadams(**plan["params"]))
     else:
-        from .vtln import VtlnTargets, VtlnTransformer
-        targets = VtlnTargets.load(pool_path)
-        tr = VtlnTransformer(targets)
-        world = targets.world
+        tr = McAdamsTransformer(build_mcadams(**plan["params"]))
     done = 0
-    spk2utt = full.spk2utt
     for spk, spk_utts in todo_by_spk.items():
-        analysed = {}
-        if method == "vtln":
-            fit_utts = spk2utt[spk][:max_fit_utts]
-            seed = int(rng_for(plan["seed"], "kmeans", spk).integers(2 ** 31))
-            try:
-                tr.fit_features(_fit_features(full, fit_utts, set(spk_utts), world, analysed, cache_bytes),
-                                seed=seed)
-            except ValueError as e:
-                raise FormatError(full.path / "utt2spk" if full.path else None, None,
-                                  f"cannot model source speaker '{spk}' for vtln: {e}") from None
         for u in spk_utts:
-            wav = full.load_audio(u)
-            entry = plan["utt"][u]
-            if method == "vtln":
-                feats = analysed.pop(u, None)    # the fit's analysis of this utterance: identical, not redone
-                y = tr.transform(wav, entry["target"]) if feats is None else \
-                    tr.transform_features(feats, entry["target"], wav)
-            else:
-                y = tr.transform(wav, 16000, draw=entry)
+            y = tr.transform(full.load_audio(u), 16000, draw=plan["utt"][u])
             write_audio(wav_path(wav_dir, u), y, 16000)
             done += 1
             if bar is not None:
@@ -251,6 +216,8 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
 def _speaker_fit_features(full: DataDir, fit_utts: list[str], world: WorldConfig, budget: int) -> dict | None:
     """{utt: WorldFeatures} of a speaker's fit utterances, or None when they would exceed `budget` bytes."""
     from .world import analyze
+    if budget <= 0:
+        return None
     feats, used = {}, 0
     for u in fit_utts:
         f = analyze(full.load_audio(u), 16000, world)
