@@ -19,7 +19,7 @@ t0=$(date +%s)
 (cd "$work/egs/mini/s5" && ./run.sh) >"$log" 2>&1 || { echo "$0: the recipe failed, see $log" >&2; exit 1; }
 t1=$(date +%s)
 mkdir -p bench/results
-python - "$log" "$t0" "$t1" "$limit" "$(git rev-parse --short HEAD)" "$(nproc)" >bench/results/demo_time.md <<'PY'
+python - "$log" "$t0" "$t1" "$limit" "$(git rev-parse --short HEAD)" "$(getconf _NPROCESSORS_ONLN)" >bench/results/demo_time.md <<'PY'
 import re, sys, datetime as dt
 log, t0, t1, limit, rev, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
 marks = []
