@@ -44,21 +44,30 @@ def decoding_defaults(exp: Path) -> dict:
     return out
 
 
+def decoding_settings(exp: Path, beam_size=None, ctc_weight=None, lm_exp=None, lm_weight=None) -> dict:
+    """The options a decoding runs with (decode_info.json records them): given values over the tier's defaults;
+    lm is None without --lm-exp, else {"lm_exp": resolved path, "lm_weight": ...}."""
+    dflt = decoding_defaults(exp)
+    lm = None
+    if lm_exp:
+        lm = {"lm_exp": str(Path(lm_exp).resolve()),
+              "lm_weight": float(dflt["lm_weight"] if lm_weight is None else lm_weight)}
+    return {"beam_size": int(dflt["beam_size"] if beam_size is None else beam_size),
+            "ctc_weight": float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight), "lm": lm}
+
+
 def decode_asr(exp_dir, data, out_dir, beam_size: int | None = None, ctc_weight: float | None = None,
                ngpu: int = 0, model_file: str | None = None, penalty: float = 0.0,
                maxlenratio: float = 0.0, ctm: bool = True, lm_exp=None, lm_weight: float | None = None) -> Path:
     exp = Path(exp_dir).resolve()
-    dflt = decoding_defaults(exp)
-    beam_size = int(dflt["beam_size"] if beam_size is None else beam_size)
-    ctc_weight = float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight)
-    lm_args, lm_info = ["--lm_weight", 0], None
-    if lm_exp:
+    opts = decoding_settings(exp, beam_size, ctc_weight, lm_exp, lm_weight)
+    beam_size, ctc_weight, lm_info = opts["beam_size"], opts["ctc_weight"], opts["lm"]
+    lm_args = ["--lm_weight", 0]
+    if lm_info:
         from .lm import check_lm_matches
-        lm_exp = Path(lm_exp).resolve()
-        lm_weight = float(dflt["lm_weight"] if lm_weight is None else lm_weight)
-        lm_args = ["--lm_weight", lm_weight, "--lm_train_config", lm_exp / "config.yaml",
+        lm_exp = Path(lm_info["lm_exp"])
+        lm_args = ["--lm_weight", lm_info["lm_weight"], "--lm_train_config", lm_exp / "config.yaml",
                    "--lm_file", check_lm_matches(exp, lm_exp)]
-        lm_info = {"lm_exp": str(lm_exp), "lm_weight": lm_weight}
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     norm = TextNorm.load(exp / "textnorm.json")
@@ -111,17 +120,12 @@ def decode_is_current(exp_dir, data, out_dir, beam_size: int | None = None, ctc_
     if not info_file.exists() or not (out / "text").exists():
         return False, "no finished decoding"
     info = json.loads(info_file.read_text())
-    dflt = decoding_defaults(exp)
     model = resolve_model_file(exp, model_file)
-    want = {"model": str(model), "data": str(Path(data).resolve()),
-            "beam_size": int(dflt["beam_size"] if beam_size is None else beam_size),
-            "ctc_weight": float(dflt["ctc_weight"] if ctc_weight is None else ctc_weight),
-            "penalty": float(penalty), "lm": None}
+    want = {"model": str(model), "data": str(Path(data).resolve()), "penalty": float(penalty),
+            **decoding_settings(exp, beam_size, ctc_weight, lm_exp, lm_weight)}
     inputs = [Path(model), Path(data) / "wav.scp"]
-    if lm_exp:
-        lm_exp = Path(lm_exp).resolve()
-        want["lm"] = {"lm_exp": str(lm_exp), "lm_weight": float(dflt["lm_weight"] if lm_weight is None else lm_weight)}
-        inputs.append(lm_exp / "valid.loss.best.pth")
+    if want["lm"]:
+        inputs.append(Path(want["lm"]["lm_exp"]) / "valid.loss.best.pth")
     for k, v in want.items():
         if info.get(k, 0.0 if k == "penalty" else None) != v:
             return False, f"{k} differs ({info.get(k)!r} there, {v!r} now)"

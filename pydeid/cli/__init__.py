@@ -54,10 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    return run_parsed(args)
+
+
+def run_parsed(args) -> int:
+    """Run a parsed subcommand; bad input ends in one clear line naming file and line, no traceback."""
     try:
         rc = args._run(args)
     except FormatError as e:
-        # Bad input: one clear line naming file and line, no traceback.
         print(f"pydeid {args.command}: ERROR: {e}", file=sys.stderr)
         return 1
     return int(rc or 0)

@@ -21,7 +21,7 @@ def run(args):
     import logging
     import sys
 
-    from pydeid.cli import build_parser
+    from pydeid.cli import build_parser, run_parsed
     from pydeid.io import FormatError
 
     parts, cur = [], []
@@ -40,11 +40,7 @@ def run(args):
             raise FormatError(None, None, "a chain cannot contain a chain")
         sub = parser.parse_args(part)
         logging.getLogger("chain").info("part %d/%d: pydeid %s", n, len(parts), " ".join(part))
-        try:
-            rc = int(sub._run(sub) or 0)
-        except FormatError as e:
-            print(f"pydeid {sub.command}: ERROR: {e}", file=sys.stderr)
-            rc = 1
+        rc = run_parsed(sub)
         if rc:
             print(f"pydeid chain: part {n} ({sub.command}) failed with status {rc}", file=sys.stderr)
             return rc

@@ -233,8 +233,8 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
                          cache_bytes: int = 512 * 2 ** 20) -> dict:
     """VTLN conversion of `utts` into several outputs in one pass: [(plan, wav_dir, pool_path)], e.g. target
     strategies 1/2/3 or the draws of other seeds for the same input. Every utterance is analysed once for all
-    outputs (the WORLD analysis is ~2/3 of a conversion) and each output's audio is bit-identical to what
-    convert_utterances() writes for it alone. Returns counts {"converted", "skipped"} over all outputs."""
+    outputs (the WORLD analysis is ~2/3 of a conversion) and each output's audio is bit-identical to a run
+    of that output alone. Returns counts {"converted", "skipped"} over all outputs."""
     from .vtln import VtlnTargets, VtlnTransformer
     from .world import analyze
     trs, world = [], None
