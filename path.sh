@@ -10,6 +10,8 @@ if [ -f "$PYDEID_ROOT/.venv/bin/activate" ]; then
   . "$PYDEID_ROOT/.venv/bin/activate"
 fi
 export PATH="$PYDEID_ROOT/utils:$PYDEID_ROOT/steps:$PATH"
+# this checkout's pydeid first, whichever checkout the venv was installed from (git worktrees, copies)
+export PYTHONPATH="$PYDEID_ROOT${PYTHONPATH:+:$PYTHONPATH}"
 export LC_ALL=C
 export PYTHONUNBUFFERED=1
 # No network at run time: never reach a model hub, never download nltk/g2p data on import.
