@@ -118,6 +118,12 @@ def run(args):
             from pydeid.voice.vtln import VtlnTargets
             pool = sorted(VtlnTargets.load(pool_path).models)
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
+        pitch_pool = None
+        if args.method == "voicemask" and method_params.get("pitch_mode") == "target":
+            if not args.target_data:
+                raise FormatError(args.config, None, "voicemask pitch_mode target needs --target-data")
+            pitch_pool = C.build_pitch_pool(args.target_data, args.max_targets, args.seed, world)
+            pool, pool_genders = sorted(pitch_pool), C.speaker_genders(DataDir.read(args.target_data))
         previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None
         if previous and previous.get("method") != args.method:
             raise FormatError(args.targets_file, None,
@@ -126,6 +132,8 @@ def run(args):
             method_params = previous.get("params", method_params)
         plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous,
                            pool_genders=pool_genders, target_gender=args.target_gender)
+        if pitch_pool is not None:
+            plan["target_log_f0"] = {**(previous or {}).get("target_log_f0", {}), **pitch_pool}
         plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
                          "fft_size": world.fft_size}
         C.save_plan(plan, plan_path, out_dir, wav_dir)

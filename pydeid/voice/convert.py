@@ -101,6 +101,33 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
     return VtlnTargets(models, k, world)
 
 
+def f0_track(wav, world: WorldConfig):
+    """F0 only (dio+stonemask or harvest at the plan's frame period): cheaper than a full WORLD analysis."""
+    import numpy as np
+    import pyworld as pw
+    x = np.ascontiguousarray(wav, dtype=np.float64)
+    if world.f0_method == "dio":
+        f0, t = pw.dio(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)
+        return pw.stonemask(x, f0, t, 16000)
+    return pw.harvest(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)[0]
+
+
+def speaker_log_f0(d: DataDir, utts: list[str], world: WorldConfig, what: str) -> list[float]:
+    from .common import log_f0_stats
+    try:
+        return list(log_f0_stats([f0_track(d.load_audio(u), world) for u in utts]))
+    except ValueError as e:
+        raise FormatError(d.path / "utt2spk" if d.path else None, None, f"{what}: {e}") from None
+
+
+def build_pitch_pool(target_data, max_targets: int, seed: int, world: WorldConfig, max_utts: int = 20) -> dict:
+    """VoiceMask pitch_mode target: {pool speaker: [mean, std] of log F0} (pool drawn as for VTLN)."""
+    d = DataDir.read(target_data)
+    spk2utt = d.spk2utt
+    return {spk: speaker_log_f0(d, spk2utt[spk][:max_utts], world, f"target speaker '{spk}'")
+            for spk in choose_pool(d.speakers, max_targets, seed)}
+
+
 def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfig) -> dict:
     """What a VTLN target pool depends on: the target data (its path and audio list), seed, -T, k, WORLD."""
     d = Path(target_data).resolve()
@@ -153,13 +180,13 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
         raise ValueError(f"unknown method {method}")
     if target_gender not in TARGET_GENDERS:
         raise ValueError(f"unknown target gender rule '{target_gender}' (allowed: {', '.join(TARGET_GENDERS)})")
-    src_genders = speaker_genders(data) if method == "vtln" and target_gender == "same" else {}
+    src_genders = speaker_genders(data) if method in ("vtln", "voicemask") and target_gender == "same" else {}
     fallback: set[str] = set()
     prev_utt = (previous or {}).get("utt", {})
     prev_spk = (previous or {}).get("spk2target", {})
     plan = {"method": method, "strategy": strategy, "seed": seed, "params": method_params, "utt": {},
             "spk2target": {}}
-    if method == "vtln":
+    if method == "vtln" or (method == "voicemask" and pool):
         plan["target_gender"] = target_gender
     if method == "voicemask":
         vm = build_voicemask(**method_params)
@@ -175,6 +202,14 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
         rng = rng_for(seed, method, "utt", utt)
         if method == "voicemask":
             entry = draw_voicemask(vm, rng)
+            if vm.pitch_mode == "target":
+                if not pool:
+                    raise FormatError(None, None, "voicemask pitch_mode target needs a target pool (--target-data)")
+                g = src_genders.get(spk) if pool_genders else None
+                if target_gender == "same" and g is None:
+                    fallback.add(spk)
+                entry["target"] = assign_target(3 if strategy not in (1, 2) else strategy, pool, seed, spk, utt,
+                                                g, pool_genders)
         elif method == "mcadams":
             entry = draw_mcadams(mc, rng)
         else:
@@ -245,9 +280,16 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     else:
         tr = McAdamsTransformer(build_mcadams(**plan["params"]))
     done = 0
+    pitch_target = method == "voicemask" and tr.params.pitch_mode == "target"
+    spk2utt = full.spk2utt if pitch_target else {}
     for spk, spk_utts in todo_by_spk.items():
+        src_f0 = speaker_log_f0(full, spk2utt[spk][:max_fit_utts], world, f"source speaker '{spk}'") \
+            if pitch_target else None
         for u in spk_utts:
-            y = tr.transform(full.load_audio(u), 16000, draw=plan["utt"][u])
+            draw = plan["utt"][u]
+            if pitch_target:
+                draw = dict(draw, source_log_f0=src_f0, target_log_f0=plan["target_log_f0"][draw["target"]])
+            y = tr.transform(full.load_audio(u), 16000, draw=draw)
             write_audio(wav_path(wav_dir, u), y, 16000)
             done += 1
             if bar is not None:

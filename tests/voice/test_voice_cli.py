@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pydeid.io import DataDir, validate_data_dir
@@ -139,6 +140,28 @@ def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
         "--seed", "77", "--targets-file", exp / "secrets" / "voice_plan.json", "--part", "plan", src_dir, out2)
     again = json.loads((exp2 / "secrets" / "voice_plan.json").read_text())
     assert again["utt"] == secret["utt"]
+
+
+def test_voicemask_pitch_to_target_speaker(src_dir, tgt_dir, tmp_path, repo_root):
+    """pitch_mode target: each utterance's F0 is mapped onto a same-gender pool speaker's log-F0 statistics, whose
+    values are in the secret plan; without --target-data the run stops with one line."""
+    from voice_helpers import median_f0
+    out, exp = tmp_path / "out", tmp_path / "exp"
+    conf = repo_root / "conf" / "voice" / "voicemask_target.yaml"
+    cli("transform-voice", "--method", "voicemask", "--config", conf, "--target-data", tgt_dir, "--exp-dir", exp,
+        src_dir, out)
+    secret = check_output_corpus(src_dir, out, exp)
+    assert set(secret["target_log_f0"]) == {"p225", "p227"} and secret["target_gender"] == "same"
+    s, o = DataDir.read(src_dir), DataDir.read(out)
+    for u in s.utts:
+        tgt = secret["utt"][u]["target"]
+        assert tgt == {"p226": "p227", "p228": "p225"}[s.utt2spk[u]]
+        want = float(np.exp(secret["target_log_f0"][tgt][0]))
+        got = median_f0(o.load_audio(u))
+        assert abs(np.log(got / want)) < np.log(2 ** (3 / 12)), (u, got, want)     # within 3 semitones
+    r = cli("transform-voice", "--method", "voicemask", "--config", conf, "--exp-dir", tmp_path / "e2", src_dir,
+            tmp_path / "out2", check=False)
+    assert r.returncode == 1 and "--target-data" in r.stderr and not (tmp_path / "out2").exists()
 
 
 def test_secrets_inside_output_are_refused(src_dir, tmp_path):
