@@ -21,7 +21,7 @@ from .lexicon import (AMPM, CLOCK_WORDS, CURRENCY_WORDS, DAYPARTS, DIGIT_WORDS, 
                       TEEN_WORDS, TENS_WORDS, TLDS, WEEKDAYS)
 from .spans import Span
 
-DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "NUM",
+DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "AMOUNT",
                     "email": "NUM", "date": "DATE", "time": "TIME"}
 
 _RE_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")

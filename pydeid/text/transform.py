@@ -24,7 +24,7 @@ from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
 @dataclass
 class TransformConfig:
-    strategies: dict = field(default_factory=lambda: {"default": "same_type"})
+    strategies: dict = field(default_factory=lambda: {"default": "surrogate"})
     p: float = 1.0
     seed: int = 0
     avoid_original: bool = False
@@ -86,7 +86,7 @@ class TextTransformer:
         self._strats: dict[str, Strategy] = {}
 
     def strategy_for(self, typ: str) -> Strategy:
-        name = self.config.strategies.get(typ, self.config.strategies.get("default", "same_type"))
+        name = self.config.strategies.get(typ, self.config.strategies.get("default", "surrogate"))
         if name not in self._strats:
             self._strats[name] = make_strategy(name, p=self.config.p, pseudonym_source=self.config.pseudonym_source)
         return self._strats[name]
