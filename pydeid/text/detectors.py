@@ -23,7 +23,15 @@ from .spans import Span, combine
 
 _CAP_STOP = {"I", "I'm", "I'll", "I've", "I'd", "OK", "Okay", "O.K.", "Oh", "Yes", "No", "Hello", "Hi", "Well",
              "So", "Good", "Thank", "Thanks", "Bye", "Goodbye", "Please", "Sorry", "Alright", "Sure", "Ah", "Uh", "Um"}
-_SENT_END = {".", "?", "!"}
+# titles, honorifics, job titles and genre words are capitalised without being names
+_CAP_TITLE_WORDS = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Sir", "Madam", "Miss",
+                    "Chief", "Executive", "Officer", "President", "Vice", "Director", "Manager", "Senior", "Junior",
+                    "Head", "Chairman", "Chair", "CEO", "CFO", "COO", "Financial", "Operating", "Operations",
+                    "Technology", "Marketing", "Sales", "Analyst", "Partner", "Founder", "Board", "Company",
+                    "Inc", "Inc.", "Ltd", "Corp", "Group", "Team", "Department", "Quarter", "Fiscal",
+                    "Rock", "Pop", "Jazz", "Blues", "Soul", "Metal", "Punk", "Folk", "Country", "Classical",
+                    "Indie", "Hip", "Hop", "Rap", "Reggae", "Techno", "House", "Disco", "Funk", "Gospel", "Latin",
+                    "Electronic", "Dance", "Ambient", "Acoustic", "Chill", "Lounge", "Opera", "Soundtrack"}
 
 
 class CapitalisationDetector:
@@ -40,9 +48,14 @@ class CapitalisationDetector:
 
     def _is_cap(self, toks: Sequence[str], i: int) -> bool:
         t = toks[i]
-        if not t[:1].isupper() or t in self.stop:
+        if not t[:1].isupper() or t in self.stop or t in _CAP_TITLE_WORDS:
             return False
-        if self.skip_initial and (i == 0 or toks[i - 1] in _SENT_END):
+        letters = [c for c in t if c.isalpha()]
+        if len(letters) > 1 and all(c.isupper() for c in letters):   # acronyms: COVID-19, EBITDA, NASA
+            return False
+        # a sentence also starts after a token that ends in . ? ! (whitespace tokens such as "pm." or "Yes!")
+        if self.skip_initial and (i == 0 or toks[i - 1].endswith((".", "?", "!"))
+                                  and toks[i - 1] not in ("Mr.", "Mrs.", "Ms.", "Dr.", "St.")):
             return False
         return any(c.isalpha() for c in t)
 
@@ -152,6 +165,9 @@ class Detection:
         own top-priority detector so their type wins over a tagger's DATE/TIME/PER on the same tokens."""
         if not self.cfg.amounts:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
+        if name in ("spacy", "gazetteer", "capitalisation"):
+            from .gazetteer import context_filter
+            spans = context_filter(self._tokens, spans)
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -167,7 +183,20 @@ class Detection:
         out = []
         for k, toks in enumerate(token_lists):
             lists: dict[str, list[Span]] = {}
+            self._tokens = toks
             for n in per:
                 lists.update(self._split(n, per[n][k]))
-            out.append(combine(lists, len(toks), self.cfg.combine, self.cfg.priority))
+            out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
         return out
+
+
+def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
+    article is not part of a date or time ("the 70s" keeps "70s")."""
+    for s in spans:
+        if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the":
+            s.start += 1
+        if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
+                not any(o.start == s.end for o in spans):
+            s.end += 1
+    return spans

@@ -26,6 +26,24 @@ PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-
                    "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
 PLACE_TRIGGERS = {"in", "at", "from", "to", "near", "around", "into", "towards", "toward", "visit", "visiting",
                   "of", "for", "outside", "inside", "across", "through", "via"}
+# titles of works are not personal data: a name-like span right after "the book", "this album", or right before
+# "playlist" is a title (SNIPS tags no creative works; spaCy calls many of them ORG or PERSON)
+CREATIVE_WORDS = {"book", "books", "novel", "novels", "album", "albums", "song", "songs", "track", "tracks", "tune",
+                  "playlist", "playlists", "movie", "movies", "film", "films", "saga", "series", "essay", "textbook",
+                  "chronicle", "poem", "soundtrack", "trailer", "game", "collection", "anthology", "story", "stories",
+                  "journal", "magazine", "podcast", "episode", "show", "tv", "picture", "pictures", "record",
+                  "single", "ep", "sound", "audiobook", "artwork", "work", "painting", "chapter", "volume", "author",
+                  "trilogy", "memoir", "biography"}
+# streaming and music services (organisations) that spaCy and the lists above do not know
+SERVICES = {("spotify",), ("pandora",), ("deezer",), ("youtube",), ("itunes",), ("last", "fm"), ("lastfm",),
+            ("groove", "shark"), ("grooveshark",), ("iheart",), ("iheartradio",), ("slacker",), ("zvooq",),
+            ("soundcloud",), ("napster",), ("tidal",), ("google", "music"), ("netflix",), ("hulu",), ("vimeo",),
+            ("youtube", "music"), ("apple", "music"), ("amazon", "music"), ("shazam",)}
+US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
+                  "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
+                  "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
+                  "WI", "WY", "DC", "PR", "AS", "GU", "VI", "FM", "MH", "MP", "PW"}
+_SENT_END_CHARS = (".", "?", "!")
 # words of home-assistant commands and music requests that are also names or places in the lists
 EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song", "songs", "music", "radio", "news",
                 "weather", "remind", "reminder", "calendar", "meeting", "email", "emails", "list", "order", "book",
@@ -49,7 +67,7 @@ EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song"
                 "essex", "hull", "derby", "lancaster", "york", "chester", "worcester", "salem", "aurora",
                 "normal", "independence", "liberty", "concord", "harmony", "hope", "faith", "joy", "grace",
                 "justice", "patience", "charity", "mercy", "angel", "dawn", "eve", "may", "june", "april", "august",
-                "january", "march", "monday", "friday", "sunday", "wednesday", "tuesday", "thursday", "saturday"}
+                "january", "march", "monday", "friday", "sunday", "wednesday", "tuesday", "thursday", "saturday"} | CREATIVE_WORDS
 # places that are common enough to be taken with no context even though they are English words or names
 _SAFE_PLACES_MIN_POP = 1_000_000
 
@@ -162,13 +180,60 @@ class GazetteerDetector:
             i = j
         return out
 
+    def _services(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+        out = []
+        for i in range(len(low)):
+            for n in (2, 1):
+                if i + n <= len(low) and tuple(low[i:i + n]) in SERVICES and not any(taken[i:i + n]):
+                    out.append((i, i + n))
+                    for k in range(i, i + n):
+                        taken[k] = True
+                    break
+        return out
+
     def detect(self, tokens: Sequence[str]) -> list[Span]:
         low = [_norm(t) for t in tokens]
         places = self._places(low)
+        # a US state code after a comma or "in" ("Springfield, IL", "in CA"), written in capitals
+        places += [(i, i + 1) for i, t in enumerate(tokens) if t in US_STATE_CODES and i > 0
+                   and low[i - 1] in (",", "in") and not any(a <= i < b for a, b in places)]
         taken = [False] * len(low)
         for a, b in places:
             for k in range(a, b):
                 taken[k] = True
         spans = [Span(a, b, self.place_type, {"gazetteer:place"}) for a, b in places]
+        spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
         spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(low, taken)]
         return sorted(spans, key=lambda s: s.start)
+
+
+def is_sentence_start(tokens: Sequence[str], i: int) -> bool:
+    return i == 0 or tokens[i - 1].endswith(_SENT_END_CHARS) and tokens[i - 1] not in ("Mr.", "Mrs.", "Dr.", "Ms.")
+
+
+def context_filter(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """Context rules over name-like spans (PER, ORG, LOC) of a tagger or the gazetteer:
+    * a span right after a work noun ("the book X", "this album X") or right before "playlist"/"album" is a title;
+    * a sentence-initial common word is not part of a name ("Rate this ...", "Add Sia to ...")."""
+    low = [_norm(t) for t in tokens]
+    common = common_words()
+    out = []
+    for s in spans:
+        if s.type not in ("PER", "ORG", "LOC"):
+            out.append(s)
+            continue
+        a, b = s.start, s.end
+        while a < b and is_sentence_start(tokens, a) and low[a] in common and tokens[a][:1].isupper():
+            a += 1
+        k = a - 1
+        while k >= 0 and low[k] in ("the", "a", "an", "this", "that", "my", "our", "your", "his", "her", "their",
+                                    "called", "named", "titled", "entitled", "new"):
+            k -= 1
+        before = low[k] if k >= 0 else ""
+        after = low[b] if b < len(low) else ""
+        if before in CREATIVE_WORDS or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
+                                                 "trilogy", "novel", "book", "movie", "film"):
+            continue
+        if b > a:
+            out.append(Span(a, b, s.type, set(s.detectors)))
+    return out
