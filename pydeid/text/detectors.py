@@ -167,7 +167,7 @@ class Detection:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
-            spans = context_filter(self._tokens, spans)
+            spans = context_filter(self._tokens, spans, self._covered)
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -184,6 +184,11 @@ class Detection:
         for k, toks in enumerate(token_lists):
             lists: dict[str, list[Span]] = {}
             self._tokens = toks
+            self._covered = [False] * len(toks)
+            for n in per:
+                for s in per[n][k]:
+                    for i in range(s.start, s.end):
+                        self._covered[i] = True
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))

@@ -211,12 +211,52 @@ def is_sentence_start(tokens: Sequence[str], i: int) -> bool:
     return i == 0 or tokens[i - 1].endswith(_SENT_END_CHARS) and tokens[i - 1] not in ("Mr.", "Mrs.", "Dr.", "Ms.")
 
 
-def context_filter(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+_TITLE_GLUE = {"of", "the", "and", "&", "a", "an", "for", "on", "to", "or", "-", ":", "'s"}
+
+
+def _cap(tokens: Sequence[str], k: int) -> bool:
+    t = tokens[k]
+    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k)
+
+
+def _title_run(tokens: Sequence[str], a: int, b: int, covered: list[bool]) -> tuple[bool, int, int]:
+    """Title-case words around the span [a, b): (is_title, start, end). A run glued by lower-case function words
+    ("Romance on the Range", "Band of Honest Men", "Women of Indie") whose other capitalised words no detector
+    claims is a title; capitalised words right next to the span with no glue extend it ("Caribbean Cinemas",
+    "Fort Myers Shores")."""
+    def run(k, step):
+        glued, extra, edge = False, False, None
+        while 0 <= k < len(tokens):
+            if _cap(tokens, k):
+                if not glued:
+                    edge = k
+                extra = extra or not covered[k]
+                k += step
+            elif tokens[k] in _TITLE_GLUE and 0 <= k + step < len(tokens) and (
+                    _cap(tokens, k + step) or tokens[k + step] in _TITLE_GLUE):
+                glued = True
+                k += step
+            else:
+                break
+        return glued and extra, edge
+    tl, el = run(a - 1, -1)
+    tr, er = run(b, 1)
+    return tl or tr, (el if el is not None else a), (er + 1 if er is not None else b)
+
+
+def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool] | None = None) -> list[Span]:
     """Context rules over name-like spans (PER, ORG, LOC) of a tagger or the gazetteer:
     * a span right after a work noun ("the book X", "this album X") or right before "playlist"/"album" is a title;
+    * on cased text, a span inside a longer run of title-case words is part of a title ("Is Romance on the Range
+      playing", "The Band of Honest Men"), unless the run's other words are names too;
     * a sentence-initial common word is not part of a name ("Rate this ...", "Add Sia to ...")."""
     low = [_norm(t) for t in tokens]
     common = common_words()
+    if covered is None:
+        covered = [False] * len(tokens)
+        for s in spans:
+            for k in range(s.start, s.end):
+                covered[k] = True
     out = []
     for s in spans:
         if s.type not in ("PER", "ORG", "LOC"):
@@ -234,6 +274,15 @@ def context_filter(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
         if before in CREATIVE_WORDS or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
                                                  "trilogy", "novel", "book", "movie", "film"):
             continue
+        if b > a:
+            title, a2, b2 = _title_run(tokens, a, b, covered)
+            if title:
+                continue
+            while a2 < a and low[a2] in common:    # "The", "This", "My" are not absorbed into a name
+                a2 += 1
+            while b2 > b and low[b2 - 1] in common:
+                b2 -= 1
+            a, b = a2, b2
         if b > a:
             out.append(Span(a, b, s.type, set(s.detectors)))
     return out
