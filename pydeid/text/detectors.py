@@ -168,6 +168,8 @@ class Detection:
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
             spans = context_filter(self._tokens, spans, self._covered)
+        if name in ("spacy", "flair"):
+            spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -193,6 +195,18 @@ class Detection:
                 lists.update(self._split(n, per[n][k]))
             out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
         return out
+
+
+_SPECIFIC_CATS = set("DTYOMwrgnmQVZWHceyx")   # grammar classes that make a date or time specific (see grammars.py)
+
+
+def _specific_time(tokens: Sequence[str], s: Span) -> bool:
+    """A tagger's DATE/TIME span is kept when it names a specific date or time: a number, month, weekday, relative
+    day, part of day, ordinal, year or a capitalised holiday ("Christmas"); "every day", "what year", "daily" are
+    not personal data."""
+    from .grammars import categories
+    cats = categories(tokens[s.start:s.end])
+    return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
 
 
 def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
