@@ -77,6 +77,7 @@ class Context:
     pseudonym_map: dict = field(default_factory=dict)   # dialogue -> type -> original -> surrogate (or None: kept)
     faker_locale: str = "en_US"
     lower: bool = False          # the current sentence is lower-case (ASR-style): surrogates are lower-cased too
+    entity_words: frozenset = frozenset()   # lower-cased entity words of the current sentence (surrogate avoids them)
     _faker: object = None
 
     def case(self, repl: Sequence[str]) -> list[str]:
@@ -235,6 +236,11 @@ def generated_value(toks: Sequence[str], ctx: "Context") -> list[str]:
     return ctx.case(out)
 
 
+def _generated_eps() -> EpsilonReport:
+    return EpsilonReport(None, "numbers, identifiers, e-mails and amounts get generated values that never equal the "
+                               "original: pi(t|t') depends on t', outside the lemma")
+
+
 class SameType(_Sampling):
     name = "same_type"
     unit = "word"
@@ -246,6 +252,8 @@ class SameType(_Sampling):
         return ctx.case([self._draw(s, t, ctx) for t in toks])
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of the type's words")
 
@@ -261,6 +269,8 @@ class SingleSameType(_Sampling):
         return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
         return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type")
 
@@ -275,6 +285,8 @@ class FullEntity(_Sampling):
         return ctx.case(list(self._draw(s, tuple(toks), ctx)))
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of whole entities of the type")
 
@@ -448,12 +460,13 @@ class Surrogate(_Sampling):
             s = None
         out = []
         for t in toks:
-            w = s.draw_excluding(ctx.rng, {t.lower()}, key=_lower) if s is not None else None
+            avoid = {t.lower()} | ctx.entity_words    # no original entity word of this sentence, at any position
+            w = s.draw_excluding(ctx.rng, avoid, key=_lower) if s is not None else None
             if w is None:
                 f = ctx.faker()
                 for _ in range(32):
                     w = faker_value(typ, 1, f)[0] if typ in _FAKER_TYPES else f.word()
-                    if w.lower() != t.lower():
+                    if w.lower() not in avoid:
                         break
                 else:
                     w = "x" + t.lower()

@@ -105,6 +105,7 @@ class TextTransformer:
             sp = spans[k] if spans is not None else s.spans()
             letters = "".join(s.tokens)
             ctx.lower = any(c.isalpha() for c in letters) and letters == letters.lower()
+            ctx.entity_words = frozenset(t.lower() for a, b, _ in sp for t in s.tokens[a:b])
             toks, tags = self._transform_one(s.tokens, sp, ctx, stats)
             out_sents.append(Sentence(toks, tags, s.id, [], list(s.comments)))
         eps = {t: self.strategy_for(t).epsilon(t, cfg.p, st.observed, ctx) for t, st in stats.items()}
