@@ -10,6 +10,7 @@ for spaCy 3.7 and loads under the pinned 3.8 (its version warning is silenced).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import warnings
@@ -32,7 +33,9 @@ class SpacyUnavailable(RuntimeError):
     pass
 
 
+@functools.lru_cache(maxsize=4)
 def load_pipeline(model: str):
+    """The NER-only pipeline, loaded once per process and model (detection never changes it)."""
     try:
         import spacy
     except ImportError as e:

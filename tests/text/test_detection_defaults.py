@@ -185,6 +185,15 @@ def test_text_only_data_dir_and_conll_input(tmp_path, capsys):
     assert len(_read(data, "tags.conll")) == 2          # train-ner reads a text-only dir's CoNLL (no wav.scp)
 
 
+def test_tag_entities_cli_default_detectors_no_model(default_detection, tmp_path, capsys):
+    data = _text_only_dir(tmp_path / "txt")        # the pipeline is cached: the session fixture loaded it
+    assert main(["tag-entities", str(data), str(tmp_path / "tags.conll")]) == 0
+    assert "spacy, grammar, gazetteer" in capsys.readouterr().out
+    s1 = read_conll(tmp_path / "tags.conll")[0]
+    assert s1.tags[1:3] == ["B-PER", "I-PER"] and all(t.endswith("NUM") for t in s1.tags[4:])
+
+
+@pytest.mark.slow      # two subprocesses that each load spaCy
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed for the steps scripts")
 def test_tag_entities_step_with_no_model_on_a_text_only_dir(repo_root, tmp_path):
     data = _text_only_dir(tmp_path / "txt")
