@@ -179,6 +179,29 @@ def score(sents, flagged):
             "digit_tokens": dig, "digit_hit": dig_hit}
 
 
+TEMPLATES = [("my number is", ""), ("call me at", "please"), ("the pin is", ""), ("my card number is", "thanks"),
+             ("you can reach me on", "after six"), ("the account number is", ""), ("text", "when you land")]
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "oh"]
+
+
+def write_digit_set(path, n=200, seed=0):
+    """Spoken digit strings in ASR style (no real set here has any): n sentences, 4-16 digit words each."""
+    import random
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        for k in range(n):
+            pre, post = TEMPLATES[k % len(TEMPLATES)]
+            digits = [rng.choice(WORDS) for _ in range(rng.choice([4, 7, 10, 16]))]
+            f.write(f"# sent_id = digits-{k:04d}\n")
+            for t in pre.split():
+                f.write(f"{t}\tO\n")
+            for i, t in enumerate(digits):
+                f.write(f"{t}\t{'B' if i == 0 else 'I'}-NUM\n")
+            for t in post.split():
+                f.write(f"{t}\tO\n")
+            f.write("\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -192,10 +215,15 @@ def main(argv=None):
     pr.add_argument("--part", default="all", choices=["all", "tune", "heldout"])
     pr.add_argument("--dataset", required=True)
     pr.add_argument("--out", required=True)
+    dg = sub.add_parser("digits")
+    dg.add_argument("--out", required=True)
     rp = sub.add_parser("report")
     rp.add_argument("--out", required=True)
     rp.add_argument("preds", nargs="+")
     a = ap.parse_args(argv)
+    if a.cmd == "digits":
+        write_digit_set(a.out)
+        return 0
     if a.cmd == "predict":
         sents = select(read_conll(a.conll), a.part)
         tl = [t for _, t, _ in sents]
