@@ -47,7 +47,7 @@ done
   echo
   echo "Token-level any-type recall and precision (gold: any non-O tag; 95 % Wilson intervals over tokens), gold"
   echo "entities all of whose tokens are flagged, runs of >= 3 spoken digit words, detection throughput (sentences/s,"
-  echo "one process, OMP_NUM_THREADS=1, models loaded first; $(nproc) cores shared with other jobs), and the leak rate"
+  echo "one process, OMP_NUM_THREADS=1, models loaded first; $(getconf _NPROCESSORS_ONLN) cores shared with other jobs, 1-min load average $(cut -d" " -f1 /proc/loadavg) when the run ended), and the leak rate"
   echo "of gold entity tokens after pydeid's default transformation (surrogate, p=1) of the detected spans."
   echo "No system was trained on SNIPS or SLURP. Data: SNIPS NLU benchmark validate set (CC0, sonos/nlu-benchmark),"
   echo "700 sentences, cased; SLURP devel (CC BY 4.0, Bastianelli et al. 2020), 2,033 ASR-style commands; lexicons and"

@@ -90,8 +90,9 @@ DETECTORS = {
     "capitalisation": "capitalised words that are not sentence-initial are person names (cased text only)",
 }
 DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer"]
-# grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens
-PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email"}
+# grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
+# digit strings get random digits, never a date or a pooled time
+PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
 
 
 @dataclass
