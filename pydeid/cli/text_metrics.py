@@ -49,10 +49,9 @@ def run(args):
         ps = [pred[i].spans() for i in ids]
         print_prf([s.spans() for s in gold], ps, out)
         if args.data:
-            from pydeid.io import DataDir
+            from pydeid.text.datadir import read_utt2spk
             from pydeid.text.dialogue import dialogue_ids
-            d = DataDir.read(args.data, validate=False)
-            dlg, how = dialogue_ids(ids, d.utt2spk, args.dialogue_mode, args.data, args.dialogue_sep)
+            dlg, how = dialogue_ids(ids, read_utt2spk(args.data), args.dialogue_mode, args.data, args.dialogue_sep)
         else:
             dlg, how = ids, "one dialogue per sentence (no --data)"
         aon = all_or_nothing_recall([s.tokens for s in gold], [s.spans() for s in gold], ps, dlg)

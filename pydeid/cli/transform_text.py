@@ -6,10 +6,12 @@ HELP = ("de-identify a data dir's text with per-type replacement strategies and 
 
 
 def add_arguments(p):
-    p.add_argument("--strategy", default="default=same_type",
-                   help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=same_type'; names: "
-                        "keep redact typed_placeholder placeholder placeholder_entity named_placeholder same_type "
-                        "faker single_same_type full_entity pseudonymize random_digits")
+    p.add_argument("--strategy", default=None,
+                   help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=surrogate'; names: "
+                        "surrogate keep redact typed_placeholder placeholder placeholder_entity named_placeholder "
+                        "same_type faker single_same_type full_entity pseudonymize random_digits. Default "
+                        "'default=surrogate': generated numbers, identifiers, e-mails and amounts; a same-type word "
+                        "for other types; never the original")
     p.add_argument("--p", type=float, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--secret-dir", default=None,
@@ -29,7 +31,7 @@ def add_arguments(p):
     p.add_argument("--gold-tags", default=None,
                    help="gold CoNLL for the leak rate (default: the tags given, i.e. leak w.r.t. what was tagged)")
     p.add_argument("--report", default=None, help="write the report (counts, epsilon, leak rate) as JSON here")
-    p.add_argument("data", help="input data dir (text)")
+    p.add_argument("data", help="input data dir (text; wav.scp not needed) or CoNLL file")
     p.add_argument("tags", help="CoNLL tags of the data (sentence ids = utterance ids), gold or from tag-entities")
     p.add_argument("out_data", help="output data dir (transformed text and tags.conll, other files copied)")
 
@@ -39,10 +41,9 @@ def run(args):
     import logging
     from pathlib import Path
 
-    from pydeid.io import DataDir
     from pydeid.io.conll import read_conll
     from pydeid.io.secrets import write_secret_json
-    from pydeid.text.datadir import load_tagged_text, write_transformed_dir
+    from pydeid.text.datadir import load_tagged_text, read_utt2spk, write_transformed_dir
     from pydeid.text.dialogue import dialogue_ids
     from pydeid.text.metrics import leak_rate
     from pydeid.text.pools import Pools
@@ -50,14 +51,17 @@ def run(args):
     from pydeid.text.transform import TextTransformer, TransformConfig
 
     log = logging.getLogger("transform-text")
-    strategies = parse_strategy_spec(args.strategy)
+    from pydeid.text.strategies import DEFAULT_STRATEGY
+    try:
+        strategies = parse_strategy_spec(args.strategy or DEFAULT_STRATEGY)
+    except ValueError as e:
+        raise SystemExit(f"transform-text: {e}") from None
     if "pseudonymize" in strategies.values() and not args.secret_dir:
         raise SystemExit("transform-text: pseudonymize needs --secret-dir (the map is a secret kept outside the "
                          "output corpus)")
     exemplars = dict(x.split("=", 1) for x in args.exemplars.split(",") if "=" in x)
     utts, sents = load_tagged_text(args.data, args.tags)
-    d = DataDir.read(args.data, validate=True)
-    dlg, how = dialogue_ids(utts, d.utt2spk, args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)
+    dlg, how = dialogue_ids(utts, read_utt2spk(args.data), args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)
     log.info("dialogues: %d, from %s", len(set(dlg)), how)
     pools = Pools(read_conll(args.pool_conll) if args.pool_conll else sents)
     cfg = TransformConfig(strategies=strategies, p=args.p, seed=args.seed, avoid_original=args.avoid_original,

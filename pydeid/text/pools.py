@@ -15,6 +15,11 @@ import numpy as np
 from pydeid.io.conll import Sentence
 
 
+# Types whose values are always generated (random digits, a generated address), never drawn from a pool: a
+# phone number, card, id, pin, e-mail or amount of one utterance must never be written into another.
+GENERATED_TYPES = frozenset({"NUM", "AMOUNT", "EMAIL", "PHONE", "ID", "CARD", "PIN"})
+
+
 def is_word(tok: str) -> bool:
     return any(c.isalnum() for c in tok)
 
@@ -51,13 +56,15 @@ class Sampler:
         idx = np.searchsorted(self.cum, rng.random(n), side="right").clip(max=len(self.items) - 1)
         return [self.items[i] for i in idx]
 
-    def draw_excluding(self, rng: np.random.Generator, excluded: set, tries: int = 64):
-        """A draw from the pool restricted to items not in `excluded` (None when nothing is left)."""
+    def draw_excluding(self, rng: np.random.Generator, excluded: set, tries: int = 64, key=None):
+        """A draw from the pool restricted to items not in `excluded` (None when nothing is left); with `key`,
+        an item is excluded when key(item) is in `excluded` (e.g. lower-cased, to compare case-insensitively)."""
+        key = key or (lambda x: x)
         for _ in range(tries):
             x = self.draw(rng)
-            if x not in excluded:
+            if key(x) not in excluded:
                 return x
-        rest = [(k, p) for k, p in zip(self.items, self.probs) if k not in excluded]
+        rest = [(k, p) for k, p in zip(self.items, self.probs) if key(k) not in excluded]
         if not rest:
             return None
         w = np.array([p for _, p in rest])
@@ -69,7 +76,8 @@ class PoolError(ValueError):
 
 
 class Pools:
-    """Per-type word and entity frequencies of a tagged corpus."""
+    """Per-type word and entity frequencies of a tagged corpus. A pool of type T holds only spans tagged T (gold, or
+    detected with type T); generated types (GENERATED_TYPES: numbers, identifiers, e-mails, amounts) have no pool."""
 
     def __init__(self, sentences: Iterable[Sentence] = ()):
         self.word_counts: dict[str, Counter] = {}
@@ -80,6 +88,8 @@ class Pools:
 
     def add(self, tokens: Sequence[str], spans) -> None:
         for a, b, typ in spans:
+            if typ in GENERATED_TYPES:
+                continue
             wc = self.word_counts.setdefault(typ, Counter())
             for t in tokens[a:b]:
                 if is_word(t):      # punctuation inside an entity is no surrogate
@@ -94,6 +104,8 @@ class Pools:
         key = (kind, typ)
         if key not in self._samplers:
             src = {"word": self.word_counts, "entity": self.entity_counts}[kind]
+            if typ in GENERATED_TYPES:
+                raise PoolError(f"{typ} values are always generated, never drawn from a pool")
             if typ not in src or not src[typ]:
                 raise PoolError(f"the replacement pool has no {typ} {kind} (give a --pool-conll with {typ} "
                                 f"entities, or choose another strategy for {typ})")

@@ -19,6 +19,10 @@ Names (use them in --strategy TYPE=NAME):
                        seed 004 multi-word -> multi-word)
   pseudonymize         consistent per dialogue, word by word (Donald->Roger, Trump->Smith, seed 004 §3.3.2;
                        numbers as whole spans of random same-length digits, seed 002); the map is a secret
+  surrogate            the default everywhere: numbers, identifiers, e-mails and amounts (NUM, AMOUNT) get generated
+                       values (random digits of the same class, a generated e-mail address); every other type a word
+                       of the same type drawn with its corpus frequency from spans of that type only; a surrogate
+                       never equals its original, compared case-insensitively
   random_digits        every digit (spoken digit word or written digit) becomes a random digit of the same length;
                        teens/tens/ordinals/months/weekdays a random member of their class (seed 002)
 """
@@ -34,7 +38,7 @@ import numpy as np
 from .dp import INF, EpsilonReport, epsilon_eq2
 from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS,
                       TENS_WORDS, WEEKDAYS)
-from .pools import Pools
+from .pools import GENERATED_TYPES, Pools
 
 REDACT_TOKEN = "IIIII"
 PLACEHOLDER_TOKEN = "PLACEHOLDER"
@@ -73,6 +77,7 @@ class Context:
     pseudonym_map: dict = field(default_factory=dict)   # dialogue -> type -> original -> surrogate (or None: kept)
     faker_locale: str = "en_US"
     lower: bool = False          # the current sentence is lower-case (ASR-style): surrogates are lower-cased too
+    entity_words: frozenset = frozenset()   # lower-cased entity words of the current sentence (surrogate avoids them)
     _faker: object = None
 
     def case(self, repl: Sequence[str]) -> list[str]:
@@ -200,10 +205,40 @@ class _Sampling(Strategy):
 
     def _draw(self, sampler, orig, ctx):
         if ctx.avoid_original:
-            excl = {orig} | ({orig.lower()} if isinstance(orig, str) else set())
-            got = sampler.draw_excluding(ctx.rng, excl)
+            got = sampler.draw_excluding(ctx.rng, {_lower(orig)}, key=_lower)
             return got if got is not None else sampler.draw(ctx.rng)
         return sampler.draw(ctx.rng)
+
+
+def _lower(x):
+    return x.lower() if isinstance(x, str) else tuple(t.lower() for t in x)
+
+
+_KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "at", "extension", "ext", "number",
+                    "-", "(", ")", ",", ".", ":", "/", "+", "#"}
+
+
+def generated_value(toks: Sequence[str], ctx: "Context") -> list[str]:
+    """A generated surrogate for a number, identifier, e-mail or amount span: each number word or digit string is
+    redrawn within its class and never equals the original (so a phone number never travels to another utterance);
+    an e-mail address becomes a generated one; structure words ("area code", "double", "dot") are kept; any other
+    word becomes a random digit word."""
+    out = []
+    for t in toks:
+        if t.lower() in _KEEP_IN_NUMBERS:
+            out.append(t)
+        elif "@" in t and "." in t.split("@")[-1]:
+            n = "".join(str(int(ctx.rng.integers(10))) for _ in range(4))
+            out.append(f"user{n}@example.com")
+        else:
+            new = random_same_class(t, ctx.rng, avoid=True)
+            out.append(new if new is not None else DIGIT_CLASS[int(ctx.rng.integers(10))])
+    return ctx.case(out)
+
+
+def _generated_eps() -> EpsilonReport:
+    return EpsilonReport(None, "numbers, identifiers, e-mails and amounts get generated values that never equal the "
+                               "original: pi(t|t') depends on t', outside the lemma")
 
 
 class SameType(_Sampling):
@@ -211,10 +246,14 @@ class SameType(_Sampling):
     unit = "word"
 
     def replace(self, toks, typ, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_value(toks, ctx)
         s = ctx.pools.sampler("word", typ)
         return ctx.case([self._draw(s, t, ctx) for t in toks])
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of the type's words")
 
@@ -223,11 +262,15 @@ class SingleSameType(_Sampling):
     name = "single_same_type"
 
     def replace(self, toks, typ, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_value(toks, ctx)
         s = ctx.pools.sampler("word", typ)
         orig = toks[0] if len(toks) == 1 else None
         return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
         return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type")
 
@@ -236,10 +279,14 @@ class FullEntity(_Sampling):
     name = "full_entity"
 
     def replace(self, toks, typ, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_value(toks, ctx)
         s = ctx.pools.sampler("entity", typ)
         return ctx.case(list(self._draw(s, tuple(toks), ctx)))
 
     def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return _generated_eps()
         return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of whole entities of the type")
 
@@ -394,6 +441,43 @@ class FakerSurrogate(_Sampling):
         return EpsilonReport(r.epsilon, "estimate: " + r.note)
 
 
+# ---------------------------------------------------------------------------------------------- default
+class Surrogate(_Sampling):
+    """The default strategy: generated values for numbers, identifiers, e-mails and amounts; a same-type pool word
+    (pools hold only spans of that type) for names, places, organisations, dates and times; never the original,
+    compared case-insensitively (a pool with no other word falls back to a faker value of the type)."""
+
+    name = "surrogate"
+    unit = "word"
+
+    def replace(self, toks, typ, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_value(toks, ctx)
+        from .pools import PoolError
+        try:
+            s = ctx.pools.sampler("word", typ)
+        except PoolError:
+            s = None
+        out = []
+        for t in toks:
+            avoid = {t.lower()} | ctx.entity_words    # no original entity word of this sentence, at any position
+            w = s.draw_excluding(ctx.rng, avoid, key=_lower) if s is not None else None
+            if w is None:
+                f = ctx.faker()
+                for _ in range(32):
+                    w = faker_value(typ, 1, f)[0] if typ in _FAKER_TYPES else f.word()
+                    if w.lower() not in avoid:
+                        break
+                else:
+                    w = "x" + t.lower()
+            out.append(w)
+        return ctx.case(out)
+
+    def epsilon(self, typ, p, observed, ctx):
+        return EpsilonReport(None, "surrogate never equals its original: pi(t|t') depends on t', outside the lemma "
+                                   "(numbers, identifiers, e-mails, amounts: generated)")
+
+
 # ---------------------------------------------------------------------------------------------- consistent
 class Pseudonymize(Strategy):
     """Consistent, word-by-word surrogates within a dialogue; whole number spans map to random same-length digits.
@@ -464,7 +548,9 @@ class Pseudonymize(Strategy):
 
 
 STRATEGIES = {c.name: c for c in (Keep, Redact, TypedPlaceholder, Placeholder, PlaceholderEntity, NamedPlaceholder,
-                                  SameType, FakerSurrogate, SingleSameType, FullEntity, Pseudonymize, RandomDigits)}
+                                  SameType, FakerSurrogate, SingleSameType, FullEntity, Pseudonymize, RandomDigits,
+                                  Surrogate)}
+DEFAULT_STRATEGY = "default=surrogate"   # the one default of transform-text, steps/transform_text.sh and the README
 
 
 def make_strategy(name: str, p: float = 1.0, pseudonym_source: str = "corpus") -> Strategy:
@@ -487,5 +573,5 @@ def parse_strategy_spec(spec: str) -> dict[str, str]:
         if v not in STRATEGIES:
             raise ValueError(f"unknown strategy {v!r} for {k}; choose from {', '.join(STRATEGIES)}")
         out[k] = v
-    out.setdefault("default", "same_type")
+    out.setdefault("default", "surrogate")
     return out

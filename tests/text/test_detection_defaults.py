@@ -1,0 +1,271 @@
+"""Issue 16: default detectors with no trained model (spaCy NER + grammars + gazetteer), the mends of its point 3,
+text-only data dirs, and the surrogate rules of point 5."""
+
+import re
+import shutil
+import subprocess
+import sys
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pydeid.cli import main
+from pydeid.io import read_conll
+from pydeid.io.conll import Sentence, write_conll
+from pydeid.text.detectors import CapitalisationDetector, Detection, DetectionConfig, DetectorUnavailable
+from pydeid.text.grammars import GrammarDetector
+from pydeid.text.pools import Pools, PoolError
+from pydeid.text.spans import Span
+from pydeid.text.strategies import DEFAULT_STRATEGY, Context, make_strategy, parse_strategy_spec
+from pydeid.text.transform import TextTransformer, TransformConfig
+
+
+def _found(tokens, spans):
+    return [(" ".join(tokens[s.start:s.end]), s.type) for s in spans]
+
+
+def _grammar(text):
+    toks = text.split()
+    return [(" ".join(toks[a:b]), lab) for a, b, lab in GrammarDetector().candidates(toks)]
+
+
+# ------------------------------------------------------------------------------------------ defaults
+def test_default_set_needs_no_model_and_flair_joins_with_one():
+    cfg = DetectionConfig()
+    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer"]
+    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "flair"]
+
+
+def test_default_detectors_on_cased_and_asr_text(default_detection):
+    sents = ["Please call John Smith in Boston tomorrow at 7 : 30 pm .".split(),
+             "call john smith in boston tomorrow at seven thirty pm".split(),
+             "my number is four one five five five five one two three four".split()]
+    got = default_detection.detect_many(sents)
+    for toks, sp in zip(sents[:2], got[:2]):
+        flagged = {i for s in sp for i in range(s.start, s.end)}
+        names = [i for i, t in enumerate(toks) if t.lower() in ("john", "smith", "boston", "tomorrow", "pm")]
+        assert set(names) <= flagged, _found(toks, sp)
+        assert not {i for i, t in enumerate(toks) if t.lower() in ("call", "in", "please")} & flagged
+    digits = [i for i, t in enumerate(sents[2]) if i >= 3]
+    assert set(digits) <= {i for s in got[2] for i in range(s.start, s.end)}      # spoken digits: all of them
+    assert {s.type for s in got[2]} == {"NUM"}
+
+
+def test_detection_on_real_text_beats_a_floor(default_detection, snips_dir):
+    """On 60 real SNIPS validation sentences (cased), the default detectors flag most gold entity tokens."""
+    sents = read_conll(snips_dir / "snips_valid.conll")[::12][:60]
+    spans = default_detection.detect_many([s.tokens for s in sents])
+    gold = hit = flagged = 0
+    for s, sp in zip(sents, spans):
+        fl = {i for x in sp for i in range(x.start, x.end)}
+        g = {i for i, t in enumerate(s.tags) if t != "O"}
+        gold, hit, flagged = gold + len(g), hit + len(g & fl), flagged + len(fl)
+    assert gold > 50 and hit / gold > 0.75 and hit / flagged > 0.6, (hit, gold, flagged)
+
+
+def test_gazetteer_context_rules():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    assert found("call john good about the price") == [("john good", "PER")]
+    assert found("the weather is good and i may go a long way") == []
+    assert found("email mister price please") == [] or found("email mister price please")[0][1] == "PER"
+    assert found("what is the weather in paris") == [("paris", "LOC")]
+    assert ("price", "PER") not in found("what is the price of milk")
+    assert found("set an alarm for me") == []
+
+
+def test_requested_detector_that_cannot_load_is_an_error(tmp_path, capsys):
+    with pytest.raises(DetectorUnavailable, match="no_such_pipeline"):
+        Detection(DetectionConfig(detectors=["spacy"], spacy_model="no_such_pipeline"))
+    with pytest.raises(DetectorUnavailable, match="flair"):
+        Detection(DetectionConfig(detectors=["flair"]))
+    with pytest.raises(ValueError, match="unknown detector"):
+        Detection(DetectionConfig(detectors=["speling"]))
+    conll = tmp_path / "in.conll"
+    write_conll(conll, [Sentence(["call", "anna"], ["O", "O"], "u1")])
+    with pytest.raises(SystemExit) as e:
+        main(["tag-entities", "--detectors", "grammar,spacy", "--spacy-model", "no_such_pipeline", str(conll),
+              str(tmp_path / "out.conll")])
+    assert e.value.code != 0 and "no_such_pipeline" in str(e.value)
+    assert not (tmp_path / "out.conll").exists()
+
+
+# ------------------------------------------------------------------------------------------ point 3 mends
+def test_clock_times():
+    assert _grammar("meet at 7 : 30 pm") == [("7 : 30 pm", "time")]
+    assert _grammar("at 10 am") == [("10 am", "time")]
+    assert _grammar("wake me at 7 30 pm") == [("7 30 pm", "time")]
+    assert _grammar("at 9:30am.") == [("9:30am.", "time")]
+    assert _grammar("it costs 13 : 75") == []        # not an hour
+
+
+def test_years_and_business_calendar_are_dates():
+    assert _grammar("revenue in the third quarter of 2019") == [("the third quarter of 2019", "date")]
+    assert _grammar("fiscal 2020 was good") == [("fiscal 2020", "date")]
+    assert _grammar("songs from the eighties") == [("the eighties", "date")]
+    assert _grammar("born in 1984") == [("1984", "date")]
+
+
+def test_amounts_are_a_separate_type_off_unless_asked():
+    toks = "it costs fifty dollars or $ 50 and call nine seven three one two three four".split()
+    off = Detection(DetectionConfig(detectors=["grammar"])).detect_many([toks])[0]
+    assert [s.type for s in off] == ["NUM"] and "dollars" not in _found(toks, off)[0][0]
+    on = Detection(DetectionConfig(detectors=["grammar"], amounts=True)).detect_many([toks])[0]
+    assert [s.type for s in on] == ["AMOUNT", "AMOUNT", "NUM"]
+
+
+def test_capitalisation_sentence_starts_titles_and_acronyms():
+    c = CapitalisationDetector()
+
+    def found(text):
+        toks = text.split()
+        return [" ".join(toks[s.start:s.end]) for s in c.detect(toks)]
+    assert found("see you at 7 pm. Then call Anna") == ["Anna"]          # "Then" starts a sentence after "pm."
+    assert found("the Chief Executive Officer of Acme said COVID-19 hit EBITDA") == ["Acme"]
+    assert found("play some Jazz by Miles Davis") == ["Miles Davis"]
+
+
+class _FakeTagger:
+    """A tagger that calls every digit token a DATE (what the SNIPS-trained tagger did to phone numbers)."""
+
+    def detect(self, tokens):
+        idx = [i for i, t in enumerate(tokens) if t.isdigit() or t in ("nine", "seven", "three", "one", "two", "four")]
+        return [Span(idx[0], idx[-1] + 1, "DATE", {"fake"})] if idx else []
+
+
+def test_precise_grammar_type_wins_over_a_tagger():
+    det = Detection(DetectionConfig(detectors=["grammar"], priority=["grammar:precise", "spacy", "grammar"]))
+    det.detectors = {"spacy": _FakeTagger(), **det.detectors}
+    toks = "call me on nine seven three one two three four".split()
+    spans = det.detect_many([toks])[0]
+    assert _found(toks, spans) == [("nine seven three one two three four", "NUM")]
+    res = TextTransformer(TransformConfig(strategies=parse_strategy_spec(DEFAULT_STRATEGY)), Pools()).transform(
+        [Sentence(toks, ["O"] * len(toks), "u")], spans=[[(s.start, s.end, s.type) for s in spans]])
+    out = res.sentences[0].tokens[3:]
+    assert all(t in ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine") for t in out)
+    assert out != toks[3:]
+
+
+# ------------------------------------------------------------------------------------------ text-only data dirs
+def _text_only_dir(path: Path) -> Path:
+    path.mkdir()
+    (path / "text").write_text("u1 call anna smith at nine seven three one two three four\n"
+                               "u2 meet bob in paris tomorrow\n")
+    return path
+
+
+def test_text_only_data_dir_and_conll_input(tmp_path, capsys):
+    data = _text_only_dir(tmp_path / "txt")
+    assert main(["tag-entities", "--detectors", "grammar,gazetteer", str(data), str(tmp_path / "tags.conll")]) == 0
+    tags = read_conll(tmp_path / "tags.conll")
+    assert [s.id for s in tags] == ["u1", "u2"] and any(t != "O" for s in tags for t in s.tags)
+    out = tmp_path / "deid"
+    assert main(["transform-text", str(data), str(tmp_path / "tags.conll"), str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["tags.conll", "text"]
+    u1, u2 = (out / "text").read_text().splitlines()      # an utterance's own originals never survive
+    assert "anna" not in u1 and "smith" not in u1 and "nine seven three one two three four" not in u1
+    assert "bob" not in u2 and "paris" not in u2 and "tomorrow" not in u2
+    assert main(["text-metrics", "--pred", str(tmp_path / "tags.conll"), "--data", str(data),
+                 "--transformed", str(out), str(tmp_path / "tags.conll")]) == 0
+    # a CoNLL file directly (sentence ids sent000001 ... when it has none)
+    conll = tmp_path / "plain.conll"
+    conll.write_text("call\tO\nanna\tB-PER\n\nin\tO\nparis\tB-LOC\n")
+    assert main(["tag-entities", "--detectors", "gazetteer", str(conll), str(tmp_path / "t2.conll")]) == 0
+    assert [s.id for s in read_conll(tmp_path / "t2.conll")] == ["sent000001", "sent000002"]
+    assert main(["transform-text", str(conll), str(conll), str(tmp_path / "deid2")]) == 0
+    assert "anna" not in (tmp_path / "deid2" / "text").read_text().splitlines()[0]
+    from pydeid.cli.train_ner import _read
+    (data / "tags.conll").write_text((tmp_path / "tags.conll").read_text())
+    assert len(_read(data, "tags.conll")) == 2          # train-ner reads a text-only dir's CoNLL (no wav.scp)
+
+
+def test_tag_entities_cli_default_detectors_no_model(default_detection, tmp_path, capsys):
+    data = _text_only_dir(tmp_path / "txt")        # the pipeline is cached: the session fixture loaded it
+    assert main(["tag-entities", str(data), str(tmp_path / "tags.conll")]) == 0
+    assert "spacy, grammar, gazetteer" in capsys.readouterr().out
+    s1 = read_conll(tmp_path / "tags.conll")[0]
+    assert s1.tags[1:3] == ["B-PER", "I-PER"] and all(t.endswith("NUM") for t in s1.tags[4:])
+
+
+@pytest.mark.slow      # two subprocesses that each load spaCy
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed for the steps scripts")
+def test_tag_entities_step_with_no_model_on_a_text_only_dir(repo_root, tmp_path):
+    data = _text_only_dir(tmp_path / "txt")
+    env = dict(os.environ, PATH=f"{repo_root}/utils:{repo_root}/steps:{Path(sys.executable).parent}:"
+                               f"{os.environ['PATH']}")
+    r = subprocess.run(["bash", "steps/tag_entities.sh", str(data), "-", str(tmp_path / "tag")], cwd=repo_root,
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    cols = [line.split("\t") for line in (tmp_path / "tag" / "tags.conll").read_text().splitlines()
+            if "\t" in line]
+    dets = {c[2] for c in cols if c[1] != "O"}
+    assert any("spacy" in d for d in dets) and any("grammar" in d for d in dets)
+    r = subprocess.run(["bash", "steps/transform_text.sh", "--exp-dir", str(tmp_path / "exp"), str(data),
+                        str(tmp_path / "tag" / "tags.conll"), str(tmp_path / "deid")], cwd=repo_root, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "anna" not in (tmp_path / "deid" / "text").read_text().splitlines()[0]
+
+
+# ------------------------------------------------------------------------------------------ point 5 surrogates
+def _phone_corpus(n=40):
+    rng = np.random.default_rng(7)
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    sents = []
+    for k in range(n):
+        spoken = [words[int(d)] for d in rng.integers(10, size=7)]
+        written = f"{rng.integers(200, 999)}-{rng.integers(100, 999)}-{rng.integers(1000, 9999)}"
+        toks = ["call", "anna", "on"] + spoken + ["or", written]
+        tags = ["O", "B-PER", "O", "B-NUM"] + ["I-NUM"] * 6 + ["O", "B-NUM"]
+        sents.append(Sentence(toks, tags, f"u{k:03d}"))
+    return sents
+
+
+@pytest.mark.parametrize("strategy", [DEFAULT_STRATEGY, "default=same_type", "default=full_entity",
+                                      "default=single_same_type"])
+def test_a_phone_number_never_travels_to_another_utterance(strategy):
+    sents = _phone_corpus()
+    res = TextTransformer(TransformConfig(strategies=parse_strategy_spec(strategy), seed=3),
+                          Pools(sents)).transform(sents)
+    numbers = [(" ".join(s.tokens[3:10]), s.tokens[11]) for s in sents]
+    for k, out in enumerate(res.sentences):
+        text = " ".join(out.tokens)
+        for j, (spoken, written) in enumerate(numbers):
+            assert spoken not in text and written not in text, (k, j, text)
+
+
+def test_pools_per_type_only_and_none_for_generated_types():
+    sents = _phone_corpus(3) + [Sentence(["meet", "Bob", "in", "Paris"], ["O", "B-PER", "O", "B-LOC"], "x")]
+    pools = Pools(sents)
+    assert set(pools.sampler("word", "PER").items) == {"anna", "Bob"}
+    assert set(pools.sampler("word", "LOC").items) == {"Paris"}
+    with pytest.raises(PoolError, match="generated"):
+        pools.sampler("word", "NUM")
+    assert "NUM" not in pools.types
+
+
+def test_default_strategy_never_outputs_the_original_case_insensitively():
+    assert parse_strategy_spec("") == {"default": "surrogate"}
+    pools = Pools([Sentence(["John"], ["B-PER"]), Sentence(["john"], ["B-PER"]), Sentence(["JOHN"], ["B-PER"]),
+                   Sentence(["Mary"], ["B-PER"]), Sentence(["Tuesday"], ["B-DATE"])])
+    strat = make_strategy("surrogate")
+    for seed in range(50):
+        ctx = Context(rng=np.random.default_rng(seed), pools=pools)
+        assert strat.replace(["JoHn"], "PER", ctx)[0].lower() != "john"
+        assert strat.replace(["tuesday"], "DATE", ctx)[0].lower() != "tuesday"   # only itself in the pool: faker
+        assert strat.replace(["Acme"], "ORG", ctx)[0].lower() != "acme"          # no pool at all: faker
+        new = strat.replace(["jo@mail.com"], "NUM", ctx)[0]
+        assert new != "jo@mail.com" and "@" in new
+
+
+def test_one_default_strategy_everywhere(repo_root):
+    assert DEFAULT_STRATEGY == "default=surrogate"
+    assert TransformConfig().strategies == {"default": "surrogate"}
+    step = (repo_root / "steps" / "transform_text.sh").read_text()
+    assert re.search(r'^strategy="default=surrogate"$', step, re.M)
