@@ -4,6 +4,7 @@ transform-text and mask-words on a tiny synthetic corpus."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,13 @@ def test_categories_end_to_end_transform_and_mask(tmp_path):
     gold = read_conll(test / "tags.conll")
     cat = {(s.id, a, b, t) for s in gold for a, b, t in s.spans() if t in DETECTED_TYPES}
     assert len({t for *_, t in cat}) >= 4, cat
+    # the default detectors find the category spans of these turns (spoken forms), cased and lower-cased
+    if importlib.util.find_spec("spacy") is not None:
+        for lc in ([], ["--lowercase-input"]):
+            det = tmp_path / f"det{len(lc)}.conll"
+            assert main(["tag-entities", *lc, str(test), str(det)]) == 0
+            found = {(s.id, a, b, t) for s in read_conll(det) for a, b, t in s.spans()}
+            assert len(cat & found) >= 0.9 * len(cat), sorted(cat - found)
     out = tmp_path / "test_text"
     assert main(["transform-text", str(test), str(test / "tags.conll"), str(out)]) == 0
     new = {s.id: s for s in read_conll(out / "tags.conll")}

@@ -129,7 +129,7 @@ class Ethnicity(LexiconFamily):
     name, typ, types = "ethnicity", "ETHNICITY", ("ETHNICITY",)
     strong = L.ETHNIC_STRONG - _ETHNIC_CONTEXT_ONLY
     weak = L.DEMONYMS | _ETHNIC_CONTEXT_ONLY | L.ETHNIC_COLOURS
-    cues = frozenset({"of", "identify as", "identifies as", "ethnically", "ethnicity is", "background is"})
+    cues = frozenset({"identify as", "identifies as", "ethnically", "ethnicity is", "background is"})
 
     def __init__(self):
         super().__init__()
@@ -139,9 +139,8 @@ class Ethnicity(LexiconFamily):
 
     def licensed(self, tokens, low, a, b):
         if low[a] in L.ETHNIC_COLOURS and b == a + 1:
-            nxt = self._all.match(low, b)
-            if nxt:                                # "white British": licensed by what follows
-                return True
+            n = self._all.match(low, b)             # "white British" is licensed as a whole
+            return bool(is_statement_before(low, a) or n and self._after.match(low, b + n))
         if self._after.match(low, b) or is_statement_before(low, a, L.ETHNIC_MODIFIERS):
             return True
         k = skip_back(low, a, L.ETHNIC_MODIFIERS)
