@@ -178,3 +178,20 @@ def test_categories_end_to_end_transform_and_mask(tmp_path):
         for w in sent.tokens[a:b]:
             if w.lower() not in _STRUCTURE:
                 assert w not in words[utt], (utt, w)
+
+
+def test_category_turns_are_off_by_default():
+    from pydeid.corpora.mini.build import corpus_params
+    from pydeid.corpora.mini.categories import category_turn
+    base = corpus_params(0, "tiny")
+    assert "category_turns" not in base and corpus_params(0, "tiny", category_turns=0) == base
+    assert corpus_params(0, "tiny", category_turns=2)["category_turns"] == 2
+    with pytest.raises(ValueError, match="category_turns"):
+        corpus_params(0, "tiny", category_turns=-1)
+    import random
+    rng = random.Random(0)
+    det = CategoryDetector()
+    for _ in range(40):                     # every generated turn's gold spans are what the detector finds
+        toks, tags = category_turn(rng).spoken()
+        from pydeid.text.spans import spans_to_bio
+        assert spans_to_bio(det.detect(toks), len(toks)) == tags, toks
