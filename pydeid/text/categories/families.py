@@ -236,6 +236,14 @@ def _group_value(words: Sequence[str]) -> int | None:
     return got[1] if got and got[0] == len(words) else None
 
 
+def _is_ip(w: str) -> bool:
+    """Written IPv4 (octets <= 255) or IPv6 (eight groups, or compressed with '::'), never a MAC address."""
+    m = _RE_IP.match(w)
+    if m:
+        return all(int(x) <= 255 for x in m.groups())
+    return bool(_RE_IP6.match(w)) and not _RE_MAC.match(w) and (w.count(":") == 7 or "::" in w)
+
+
 class Computer(Family):
     """IP addresses (written IPv4/IPv6; spoken "one nine two dot one six eight dot zero dot one") and MAC
     addresses (written 00:1A:2B:3C:4D:5E; spoken "zero zero colon one a colon ...")."""
@@ -262,10 +270,7 @@ class Computer(Family):
         out, i = [], 0
         while i < len(low):
             w = low[i]
-            m = _RE_IP.match(w)
-            if m and all(int(x) <= 255 for x in m.groups()) or (_RE_IP6.match(w) and w.count(":") >= 2
-                                                                   and not _RE_MAC.match(w) and re.search(r"[a-f]", w)
-                                                                   and "::" in w or _RE_IP6.match(w) and w.count(":") == 7):
+            if _is_ip(w):
                 out.append(self.span(i, i + 1, "IP", "ip"))
                 i += 1
                 continue
