@@ -329,7 +329,15 @@ class RandomDigits(Strategy):
     name = "random_digits"
     unit = "word"
 
+    def unit_for(self, typ: str) -> str:
+        from .categories.surrogates import ENTITY_UNIT
+        return "entity" if typ in ENTITY_UNIT else self.unit
+
     def replace(self, toks, typ, ctx):
+        from .categories.surrogates import category_value
+        got = category_value(toks, typ, ctx)   # a category (HEALTH, CREDENTIAL ...) is never kept word by word
+        if got is not None:
+            return got
         out = []
         for t in toks:
             new = random_same_class(t, ctx.rng, ctx.avoid_original)

@@ -205,3 +205,18 @@ consider myself, considers himself, considers herself, identify as, identifies a
 come out as, coming out as, raised, brought up, born, describe myself as, describes herself as,
 describes himself as, registered as, see myself as
 """)
+
+# sub-classes a surrogate stays within (a medication is replaced by a medication, a party by a party)
+HEALTH_TREATMENTS = _set("""
+chemotherapy, chemo, radiotherapy, dialysis, insulin, antidepressants, antibiotics, lithium, metformin, methadone,
+prozac, sertraline, fluoxetine, statins, warfarin, morphine, painkillers, sleeping pills, steroids, antipsychotics,
+blood thinners
+""")
+POLITICS = _set("""
+communist, communists, socialist, socialists, fascist, fascists, anarchist, anarchists, marxist, marxists,
+leftist, leftists, libertarian, libertarians, nazi, neo nazi, trotskyist, maoist, stalinist, republican, republicans,
+democrat, democrats, tory, tories, labour party, labor party, conservative party, liberal democrats, lib dems,
+lib dem, green party, the greens, social democrat, social democrats, christian democrat, ukip, snp, sinn fein,
+brexiteer, remainer, trump supporter, feminist, eco warrior, liberal, liberals, conservative, conservatives, labour,
+labor, green, greens, progressive, left wing, right wing, far left, far right, centrist, moderate
+""")

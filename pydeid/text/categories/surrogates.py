@@ -26,7 +26,7 @@ from . import lexicons as L
 
 LEXICON_POOLS = {
     "HEALTH": sorted(L.HEALTH_STRONG - {"me", "add", "als", "stroke"}),
-    "BELIEF": sorted(L.BELIEF_STRONG),
+    "BELIEF": sorted(L.BELIEF_STRONG | L.POLITICS),
     "ETHNICITY": sorted(L.ETHNIC_STRONG | L.DEMONYMS),
     "SEXUAL": ["gay", "lesbian", "bisexual", "straight", "heterosexual", "homosexual", "asexual", "pansexual",
                "transgender", "queer", "non binary"],
@@ -54,9 +54,33 @@ def _number_token(tok: str, rng) -> str:
     return tok if new is None else new
 
 
+_SUBCLASSES = {"HEALTH": [L.HEALTH_TREATMENTS], "BELIEF": [L.POLITICS]}
+
+
+def _agreeing(pool: list[str], orig: str) -> list[str]:
+    """The pool entries of the original's sub-class ("insulin" -> a medication, "Labour" -> a party) that keep the
+    sentence grammatical: same initial vowel/consonant (for "a"/"an") and same plural ending."""
+    vowel = orig[:1] in "aeiou"
+    plural = orig.endswith("s")
+    for pick in (lambda w: (w[:1] in "aeiou") == vowel and w.endswith("s") == plural,
+                 lambda w: (w[:1] in "aeiou") == vowel, lambda w: True):
+        got = [w for w in pool if pick(w) and w != orig]
+        if got:
+            return got
+    return pool
+
+
 def _lexicon(toks, typ, ctx) -> list[str]:
-    pool = LEXICON_POOLS[typ]
     orig = " ".join(toks).lower()
+    pool = LEXICON_POOLS[typ]
+    for sub in _SUBCLASSES.get(typ, []):
+        if orig in sub:
+            pool = sorted(sub)
+            break
+    else:
+        subs = set().union(*_SUBCLASSES.get(typ, [set()]))
+        pool = [w for w in pool if w not in subs] or pool
+    pool = _agreeing(pool, orig)
     for _ in range(64):
         val = pool[_int(ctx.rng, 0, len(pool) - 1)]
         if val != orig:
