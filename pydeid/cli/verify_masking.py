@@ -5,7 +5,9 @@ HELP = "check that every tagged interval is silent and no hidden token survives 
 
 
 def add_arguments(p):
-    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types hidden")
+    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM,"
+                   "HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION,EMAIL,PHONE",
+                   help="entity types hidden")
     p.add_argument("--threshold-dbfs", type=float, default=-50.0,
                    help="a 10 ms frame inside a hidden interval louder than this is a leak")
     p.add_argument("--tolerance", type=float, default=0.0,

