@@ -153,35 +153,73 @@ def _stretch_world(y: np.ndarray, factor: float, f0_scale: float) -> np.ndarray:
     return synthesize(g)
 
 
-def _word_spans(syn, text: str, tokens: list[str]) -> list[tuple[int, int]]:
+def _word_spans(syn, text: str, tokens: list[str], phoneme_count) -> list[tuple[int, int]]:
     """Native-rate sample spans of the insert's words (espeak events; proportional split if they disagree)."""
     from pydeid.corpora.mini.synth import AlignmentError, word_intervals
-    from pydeid.corpora.mini.espeak import Synth
     offsets, pos = [], 0
     for t in tokens:
         k = text.index(t, pos)
         offsets.append(k)
         pos = k + len(t)
     try:
-        return word_intervals(syn, tokens, offsets, Synth.get().phoneme_count)
+        return word_intervals(syn, tokens, offsets, phoneme_count)
     except AlignmentError:
         n = syn.end_sample
         L = np.cumsum([0] + [len(t) + 1 for t in tokens]) / (sum(len(t) + 1 for t in tokens)) * n
         return [(int(L[i]), int(L[i + 1])) for i in range(len(tokens))]
 
 
+_PRIVATE_LIB: list[str] = []
+
+
+def fresh_synthesize(text: str, voice: str, rate: int, pitch: int, range_: int, rand_seed: int, tokens=None):
+    """espeak-ng from a freshly loaded library: the same call gives the same samples whatever ran before.
+
+    libespeak-ng keeps state across calls that no API resets (e.g. the pitch flutter index): in one process the
+    same text spoken twice differs by a few samples. A private copy of the library (so no other user's handle
+    keeps it loaded) is loaded, used once and unloaded (~10 ms), so an insert is a function of its parameters
+    alone and the verifier can render it again bit for bit.
+    """
+    import _ctypes
+    import os
+    import shutil
+    import tempfile
+
+    import espeakng_loader
+
+    from pydeid.corpora.mini import espeak as E
+    if not _PRIVATE_LIB or not os.path.exists(_PRIVATE_LIB[0]):
+        d = tempfile.mkdtemp(prefix="pydeid-espeak-")
+        dst = os.path.join(d, "libespeak-ng-private.so")
+        shutil.copy(espeakng_loader.get_library_path(), dst)
+        _PRIVATE_LIB[:] = [dst]
+    with E.Synth._lock:
+        orig = espeakng_loader.get_library_path
+        espeakng_loader.get_library_path = lambda: _PRIVATE_LIB[0]
+        try:
+            s = E.Synth.__new__(E.Synth)
+            s.__init__()
+        finally:
+            espeakng_loader.get_library_path = orig
+    try:
+        syn = s.synthesize(text, voice, rate, pitch, range_, 0, rand_seed=rand_seed)
+        # word spans with this library's phoneme counts (after the samples: the count may touch its state)
+        return syn, (_word_spans(syn, text, tokens, s.phoneme_count) if tokens is not None else None)
+    finally:
+        s.lib.espeak_Terminate()
+        _ctypes.dlclose(s.lib._handle)
+
+
 def render_interval(entry: dict) -> tuple[np.ndarray, list[tuple[str, float, float]], float]:
     """The samples (int16, length entry's out_len) of one output interval, the insert's words with times
     (seconds from the interval start) and the stretch factor. A function of the entry alone."""
-    from pydeid.corpora.mini.espeak import Synth
     from pydeid.io import resample
     tokens = entry["tokens"]
     text = " ".join(tokens)
-    syn = Synth.get().synthesize(text, entry["voice"], entry["rate"], 50, entry["range"], 0,
-                                 rand_seed=entry["espeak_seed"])
+    syn, spans = fresh_synthesize(text, entry["voice"], entry["rate"], 50, entry["range"], entry["espeak_seed"],
+                                  tokens)
     x = syn.samples.astype(np.float32) / 32768.0
     s0, s1 = _trim_bounds(x, syn.rate)
-    spans = _word_spans(syn, text, tokens)
     y = resample(x[s0:s1], syn.rate, SR).astype(np.float64)
     if len(y) < SR // 50:
         y = np.zeros(SR // 50)
