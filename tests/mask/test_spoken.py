@@ -26,11 +26,11 @@ def run_cli(*args):
 
 @pytest.fixture(scope="module")
 def spoken_inputs(mini_corpus, tmp_path_factory):
-    """Six mini_test utterances with entities, their text transformed (pseudonyms, random digits)."""
+    """Four mini_test utterances with entities, their text transformed (pseudonyms, random digits)."""
     root = tmp_path_factory.mktemp("spoken")
     src = DataDir.read(mini_corpus / "mini_test")
     tags = load_tags(mini_corpus / "mini_test" / "tags.conll")
-    utts = [u for u in src.utts if tags[u].spans()][:6]
+    utts = [u for u in src.utts if len(tags[u].spans()) >= 2][:4]
     src.subset(utts).write(root / "data")
     shutil.copy(mini_corpus / "mini_test" / "tags.conll", root / "data" / "tags.conll")
     r = run_cli("transform-text", "--strategy", "PER=pseudonymize,NUM=random_digits,default=same_type",
@@ -86,7 +86,7 @@ def test_inserts_cover_exactly_the_masked_intervals(filled):
                 seg = y[e["out"][0]:e["out"][1]]
                 assert np.abs(seg).max() > 1000
                 assert np.all(seg[:e["lead"]] == 0)
-    assert n_ins == filled["rep"]["inserts"] >= 6
+    assert n_ins == filled["rep"]["inserts"] >= 4
 
 
 def test_transcript_ctm_and_transformed_text_agree(filled):
