@@ -12,10 +12,11 @@
 #   4  decodings: the three models on the original mini_test, each neutral model on its own transformed mini_test
 #      (the original model too, on both), scoring, tagging of the ASR output, table 'spoken-pseudonyms'
 #
-# Usage (from egs/mini/s5): local/mini/spoken_pseudonyms.sh [--seed 0] [--nj 2] [--stage 1]
+# Usage (from egs/mini/s5): local/mini/spoken_pseudonyms.sh [--seed 0] [--nj 2] [--stage 1] [--stop-stage 4]
 set -euo pipefail
 
 stage=1
+stop_stage=100
 seed=0
 nj=2
 neutral_voice=vtln:3
@@ -31,7 +32,7 @@ results=RESULTS.md
 
 . ./path.sh
 . ./cmd.sh
-help_message="Usage: $0 [--stage 1] [--seed 0] [--nj 2] (run after run.sh stages 0-6; see the header of $0)"
+help_message="Usage: $0 [--stage 1] [--stop-stage 4] [--seed 0] [--nj 2] (run after run.sh stages 0-6; see the header of $0)"
 . utils/parse_options.sh
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') ($(basename "$0"):${BASH_LINENO[0]}) $*"; }
@@ -45,14 +46,14 @@ for m in original neutral; do
   [ -d "exp/asr_${tier}_$m" ] || { echo "$0: missing exp/asr_${tier}_$m: run run.sh stage 6 first" >&2; exit 1; }
 done
 
-if [ $stage -le 1 ]; then
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   log "1: mini_test text transformed with its gold tags ($text_strategy)"
   done_ok data/mini_test_text_gold || steps/transform_text.sh --strategy "$text_strategy" --p 1.0 --seed "$seed" \
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/mini_test_gold \
     --gold-tags data/mini_test/tags.conll data/mini_test data/mini_test/tags.conll data/mini_test_text_gold
 fi
 
-if [ $stage -le 2 ]; then
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   log "2: spoken fill of the $v voices, verified"
   for s in mini_train mini_dev mini_test; do
     trans=data/${s}_text/tags.conll
@@ -67,7 +68,7 @@ if [ $stage -le 2 ]; then
   done
 fi
 
-if [ $stage -le 3 ]; then
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "3: ESPnet ($asr_config) + LM trained on the spoken-pseudonym corpus"
   aopts=(--asr-config "$asr_config" --seed "$seed" --cmd "$cuda_cmd")
   [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
@@ -77,7 +78,7 @@ if [ $stage -le 3 ]; then
   steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_spoken" "exp/lm_${tier}_spoken"
 fi
 
-if [ $stage -le 4 ]; then
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "4: decodings, scoring, NER on the ASR output, table"
   # model:test-data pairs; the stage-6 decodings of the original test set are reused when current
   pairs="original:mini_test neutral:mini_test spoken:mini_test neutral:mini_test_neutral spoken:mini_test_spoken

@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 
 SR = 16000
 ACCENT = "en-us"
-# espeak-ng variants of each gender (the mini corpus's lists minus nothing: robotic/whisper variants are not in them)
 _DEFAULT_F0 = {"m": 120.0, "f": 210.0}
 PLAN_VERSION = 1
 
@@ -66,6 +65,7 @@ class SpokenOptions:
 
 
 def _variants(gender: str) -> list[str]:
+    """espeak-ng variants of a gender: the mini corpus's lists (no robotic, whispering or child variants)."""
     from pydeid.corpora.mini.voices import FEMALE_VARIANTS, MALE_VARIANTS
     return list(FEMALE_VARIANTS if gender == "f" else MALE_VARIANTS)
 
@@ -349,7 +349,6 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
     entries: list[dict] = []
     ctm: list[CtmEntry] = []
     pos_in = 0        # input sample where the next original piece starts
-    shift = 0         # output sample index - input sample index for the original after the last interval
     out_len = 0
     iv_words: dict[int, list[tuple[str, float, float]]] = {}
     iv_start_out: dict[int, int] = {}
@@ -384,7 +383,6 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
         iv_start_out[k] = out_len
         pieces.append(ins)
         out_len += len(ins)
-        shift = out_len - ib
         pos_in = ib
     seg = x[pos_in:].astype(np.float64)
     if nr > 0 and len(seg) and pos_in > 0:
