@@ -394,7 +394,7 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
     def out_time(t_in: float) -> float:   # original (non-interval) time -> output time
         s = 0
         for e in entries:
-            if t_in * SR >= e["in"][1]:
+            if t_in * SR >= e["in"][1] - 1e-6:
                 s = e["out"][1] - e["in"][1]
         return (t_in * SR + s) / SR
 
@@ -406,12 +406,13 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
             tokens_out.extend(u["tokens"])
             if u["times"] is not None and u["tokens"]:
                 s, e = u["times"]
-                # a word cut by a pad keeps its audible part
-                for a, b in intervals:
-                    if a < e <= b or (s < a < e):
-                        e = min(e, a)
+                # a word cut by a pad keeps its audible part (interval bounds in samples, as spliced)
+                for e_iv in entries:
+                    a, b = e_iv["in"][0] / SR, e_iv["in"][1] / SR
+                    if s < a < e:
+                        e = a
                     if a <= s < b:
-                        s = max(s, b)
+                        s = b
                 if e > s:
                     ctm.append(CtmEntry(utt, "1", round(out_time(s), 3), round(out_time(e) - out_time(s), 3),
                                         u["tokens"][0]))

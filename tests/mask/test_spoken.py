@@ -177,3 +177,23 @@ def test_transformed_tags_from_other_tags_are_refused(spoken_inputs, tmp_path):
     r = run_cli("mask-spoken", "--secret-dir", tmp_path / "sec", s["data"], s["tags"], bad, s["ctm"], tmp_path / "o")
     assert r.returncode != 0 and "transformed" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "o" / "wav.scp").exists()
+
+
+def test_word_starting_inside_a_pad_keeps_its_audible_part():
+    """'look' starts 0.1 s before the interval end (absorbed gap + pad): its CTM entry starts where the interval
+    ends in the output, after the insert, with a positive duration (mini_test spk057-te007-01)."""
+    from pydeid.io import CtmEntry, Sentence
+    from pydeid.mask.spoken import fill_utterance, plan_utterance
+    toks = ["how", "does", "Friday", "afternoon", "look", "for", "you"]
+    orig = Sentence(toks, ["O", "O", "B-DATE", "I-DATE", "O", "O", "O"], "u1", [], [])
+    trans = Sentence(["how", "does", "Monday", "morning", "look", "for", "you"], orig.tags, "u1", [], [])
+    times = [(0.139, 0.343), (0.343, 0.634), (0.644, 1.04), (1.04, 1.6), (1.6, 1.894), (1.904, 2.086), (2.091, 2.226)]
+    words = [CtmEntry("u1", "1", a, b - a, t) for t, (a, b) in zip(toks, times)]
+    wav = (0.1 * np.random.default_rng(0).standard_normal(int(2.4 * SR))).astype(np.float32)
+    plan = plan_utterance("u1", orig, trans, words, 2.4, TAGS, SpokenOptions(), "x")
+    y, ctm, out_toks, sec = fill_utterance("u1", wav, plan, "m", SpokenOptions())
+    assert out_toks == trans.tokens and [c.token for c in ctm] == trans.tokens
+    assert all(c.dur > 0 for c in ctm)
+    assert all(c1.start + c1.dur <= c2.start + 1e-3 for c1, c2 in zip(ctm, ctm[1:]))
+    (iv,) = sec["intervals"]
+    assert abs(ctm[4].start - iv["out"][1] / SR) < 1e-3 and ctm[4].start + ctm[4].dur <= len(y) / SR + 1e-3
