@@ -106,11 +106,13 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
     if [ -n "$g" ]; then cells+=("$label::$t::$d::$g::$d/ner/tags.conll"); else cells+=("$label::$t::$d"); fi
   done
   pydeid spoken-results --results "$results" --footer "
-Data: mini (seed $seed) mini_test, 128 turns of 8 unseen speakers; models: $asr_config, $asr_max_epoch epochs, + char
-LM of the model's own transcripts (run.sh stage 6 for original and silence, this script for spoken). WER 95 %
-intervals: utterance bootstrap (1000 draws). NER: the stage-2 flair+grammar tagger on the lower-cased ASR output,
-phrase F1 (type and every word right) against the gold tags of the test set (its surrogates on mini_test_spoken);
-the silenced set has no entity left. Script: local/mini/spoken_pseudonyms.sh.
+Data: mini (seed $seed) mini_test, $(wc -l <data/mini_test/text) turns of unseen speakers; models: $asr_config, ${asr_max_epoch:-all}
+epochs, + char LM of the model's own transcripts (run.sh stage 6 for original and silence, local/mini/spoken_pseudonyms.sh
+for spoken). Neutral corpora: $v voices of mini_train/dev, every tagged word silenced and removed from the text
+(silence) or spoken as its surrogate ($text_strategy, gold tags; mask-spoken, seed $seed). WER 95 % intervals:
+utterance bootstrap (1000 draws). NER: the stage-2 flair+grammar tagger on the lower-cased ASR output, phrase F1
+(type and every word right) against the gold tags of the test set (its surrogates on mini_test_spoken); the
+silenced set has no entity left.
 " "${cells[@]}"
 fi
 log "done; table 'spoken-pseudonyms' in $results"

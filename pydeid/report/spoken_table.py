@@ -68,7 +68,7 @@ def cell_row(model: str, test: str, decode_dir, gold_tags=None, pred_tags=None) 
     w = np.array([v[0] for v in pu.values()], float)
     e = np.array([v[1] for v in pu.values()], float)
     lo, hi = bootstrap_ci(e, w)
-    row = [model, test, str(res["sents"]), str(res["words"]), f"{res['wer']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+    row = [f"{model} -> {test}", str(res["sents"]), str(res["words"]), f"{res['wer']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
            f"{res['cer']:.1f}"]
     if gold_tags and pred_tags:
         f = phrase_f1(gold_tags, pred_tags)
@@ -78,5 +78,5 @@ def cell_row(model: str, test: str, decode_dir, gold_tags=None, pred_tags=None) 
     return row
 
 
-HEADERS = ["ASR trained on", "decoded on", "utts", "words", "WER % [95 % CI]", "CER %",
+HEADERS = ["ASR trained on -> decoded on", "utts", "words", "WER % [95 % CI]", "CER %",
            "NER phrase F1 % [95 % CI]", "entities right / reference / found"]
