@@ -1,0 +1,55 @@
+"""`pydeid mask-spoken`: the spoken-pseudonym fill (each masked interval says the transformed text's surrogates)."""
+
+COMMAND = "mask-spoken"
+HELP = ("fill every masked interval with the surrogate words of the transformed text (espeak-ng, F0/level of the "
+        "surrounding voice, fitted to the interval) -> new data dir with text, words.ctm and tags.conll")
+
+
+def _bool(s):
+    return str(s).lower() in ("1", "true", "yes")
+
+
+def add_arguments(p):
+    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
+    p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
+    p.add_argument("--absorb-gaps", type=_bool, default=True,
+                   help="extend each interval over the pauses separating it from the neighbouring words")
+    p.add_argument("--seed", type=int, default=0, help="surrogate voices are drawn from seed + utterance id")
+    p.add_argument("--min-stretch", type=float, default=0.8, help="lowest time-stretch factor of an insert")
+    p.add_argument("--max-stretch", type=float, default=1.25, help="highest time-stretch factor of an insert")
+    p.add_argument("--fade", type=float, default=0.01, help="fade (s) at the insert's ends, inside the interval")
+    p.add_argument("--ramp", type=float, default=0.005, help="fade (s) of the original just outside each interval")
+    p.add_argument("--secret-dir", required=True,
+                   help="where the per-utterance plans (surrogate voices, original entity times) go; mode 0600, "
+                        "refused inside the input or output data dir")
+    p.add_argument("--wav-dir", default=None, help="where the wavs go (default <out>/wav)")
+    p.add_argument("--overwrite", type=_bool, default=False, help="redo utterances already written")
+    p.add_argument("--report", default=None, help="write a JSON summary here (keep it outside the corpus)")
+    p.add_argument("data", help="input data dir (the neutral voices: converted audio)")
+    p.add_argument("tags_file", help="CoNLL tags of the original utterances ('# id = <utt>')")
+    p.add_argument("trans_tags", help="tags.conll of the transformed text (steps/transform_text.sh output, "
+                                      "made from the same tags)")
+    p.add_argument("ctm", help="word CTM of the input (utterance-relative times)")
+    p.add_argument("out", help="output data dir")
+
+
+def run(args):
+    import json
+
+    from pydeid.io import FormatError, atomic_write_text
+    from pydeid.mask.spoken import SpokenOptions, spoken_data_dir
+
+    if not 0 < args.min_stretch <= 1.0 <= args.max_stretch:
+        raise FormatError("--min-stretch/--max-stretch", None,
+                          f"need 0 < min <= 1 <= max, got {args.min_stretch} and {args.max_stretch}")
+    opts = SpokenOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, absorb_gaps=args.absorb_gaps,
+                         seed=args.seed, min_stretch=args.min_stretch, max_stretch=args.max_stretch,
+                         fade=args.fade, ramp=args.ramp)
+    rep = spoken_data_dir(args.data, args.tags_file, args.trans_tags, args.ctm, args.out, args.secret_dir, opts,
+                          wav_dir=args.wav_dir, overwrite=args.overwrite)
+    if args.report:
+        atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
+    print(f"{args.out}: {rep['utterances']} utterances, {rep['inserts']} spoken inserts "
+          f"({rep['stretch_clamped']} at a stretch limit), duration change {rep['duration_change_s']:+.2f} s "
+          f"({rep['written']} written, {rep['resumed']} resumed)")
+    return 0

@@ -1,0 +1,33 @@
+"""`pydeid spoken-results`: rows of the spoken-pseudonym table (WER/CER with 95 % intervals, NER phrase F1)."""
+
+COMMAND = "spoken-results"
+HELP = "add rows (model, test set, decode dir[, gold tags, tagger tags on the ASR output]) to RESULTS.md"
+
+
+def add_arguments(p):
+    p.add_argument("--results", required=True, help="RESULTS.md to update (section 'spoken-pseudonyms')")
+    p.add_argument("--footer", default="", help="text under the table (data sources)")
+    p.add_argument("cells", nargs="+",
+                   help="model::test::decode-dir[::gold-tags::pred-tags] (decode dir scored by steps/score.sh)")
+
+
+def run(args):
+    from pathlib import Path
+
+    from pydeid.io import FormatError
+    from pydeid.report.spoken_table import HEADERS, cell_row
+    from pydeid.report.tables import upsert_results_row
+
+    for c in args.cells:
+        parts = c.split("::")
+        if len(parts) not in (3, 5):
+            raise FormatError("spoken-results", None, f"cell '{c}': expected model::test::decode-dir[::gold::pred]")
+        for f in [Path(parts[2]) / "scoring" / "results.json"] + [Path(x) for x in parts[3:]]:
+            if not f.exists():
+                raise FormatError(f, None, "missing (decode and score first, tag the ASR output)")
+        row = cell_row(*parts)
+        print(" | ".join(row))
+        upsert_results_row(args.results, "spoken-pseudonyms", HEADERS, row,
+                           "Spoken pseudonyms: ASR trained on each neutral corpus (silence vs spoken surrogates)",
+                           args.footer)
+    return 0

@@ -1,0 +1,512 @@
+"""Spoken pseudonyms: fill each masked interval with the surrogate words the text transformation wrote for it.
+
+Silence hides an entity but teaches a recogniser nothing about names, dates and numbers. This fill speaks, in
+each masked interval, the surrogates of the transformed transcript (`steps/transform_text.sh` output: the same
+dialogue-consistent pseudonyms, random digits for numbers), so that audio and transcript say the same words:
+
+1. Intervals: as `mask-words` (entity span + absorbed pauses + pad, merged). The words inside an interval (every
+   hidden entity, plus an untagged word whose middle lies inside, e.g. "on" between two dates) are spoken again
+   by the insert: entities as their surrogates, untagged words as themselves.
+2. Voice: espeak-ng (en-us + a variant of the utterance's gender, rate and range drawn per utterance, seeded);
+   WORLD analysis of the insert, F0 scaled so that its median is the median F0 of the utterance's own speech
+   outside the intervals (the converted voice around it), RMS matched to that speech's active frames.
+3. Fit: the insert is time-stretched (WORLD frames, factor clamped to [min_stretch, max_stretch]) towards the
+   duration the original words had; what remains is absorbed by letting the interval grow or shrink (later
+   words and intervals shift, the new words.ctm follows). The pauses and pads of the interval stay silent.
+4. Splice: 10 ms raised-cosine fades at the insert's own ends (inside the interval) and the `ramp` fade of
+   `mask-words` on the original just outside it: no original sample is ever mixed into an interval.
+
+Everything the insert depends on (text, espeak voice, rate, range, F0 and level targets, lengths) is one JSON
+entry per interval, `render_interval(entry)` turns it into the interval's samples, and `verify-spoken` re-renders
+every entry and checks each output sample of each interval equals the insert or is zero. Entries (the surrogate
+voice parameters, the original entity times) are secrets: one file per utterance, mode 0600, outside the corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pydeid.io import (CtmEntry, DataDir, FormatError, Sentence, atomic_write_text, read_audio, read_ctm,
+                       write_audio)
+from pydeid.io.ctm import ctm_by_utt, write_ctm
+from pydeid.io.secrets import check_secret_path, write_secret_json
+
+from .core import entity_times, hidden_spans, mask_intervals, parse_tagset
+from .match import MatchError, match_tokens
+from .pipeline import load_tags
+
+log = logging.getLogger(__name__)
+
+SR = 16000
+ACCENT = "en-us"
+_DEFAULT_F0 = {"m": 120.0, "f": 210.0}
+PLAN_VERSION = 1
+
+
+@dataclass
+class SpokenOptions:
+    tagset: tuple[str, ...] = ("PER", "LOC", "ORG", "DATE", "TIME", "NUM")
+    pad: float = 0.1
+    absorb_gaps: bool = True
+    seed: int = 0
+    min_stretch: float = 0.8     # insert duration x factor, factor clamped to [min, max]
+    max_stretch: float = 1.25
+    fade: float = 0.01           # raised-cosine fade at the insert's ends (inside the interval)
+    ramp: float = 0.005          # fade of the original just outside each interval (as mask-words)
+    rate_range: tuple[int, int] = (150, 185)   # espeak words per minute, drawn per utterance
+    strict: bool = True
+
+
+def _variants(gender: str) -> list[str]:
+    """espeak-ng variants of a gender: the mini corpus's lists (no robotic, whispering or child variants)."""
+    from pydeid.corpora.mini.voices import FEMALE_VARIANTS, MALE_VARIANTS
+    return list(FEMALE_VARIANTS if gender == "f" else MALE_VARIANTS)
+
+
+def _rng(seed: int, *parts) -> np.random.Generator:
+    h = hashlib.sha256(":".join(map(str, (seed,) + parts)).encode()).digest()
+    return np.random.default_rng(int.from_bytes(h[:8], "little"))
+
+
+def draw_voice(seed: int, utt: str, gender: str | None, opts: SpokenOptions) -> dict:
+    """The surrogate voice of an utterance (a secret): espeak variant of the utterance's gender, rate, range."""
+    rng = _rng(seed, utt, "spoken-voice")
+    g = gender if gender in ("m", "f") else ("m" if rng.random() < 0.5 else "f")
+    var = _variants(g)
+    return {"gender": g, "voice": f"{ACCENT}+{var[int(rng.integers(len(var)))]}",
+            "rate": int(rng.integers(opts.rate_range[0], opts.rate_range[1] + 1)),
+            "range": int(rng.integers(30, 71)), "espeak_seed": int(rng.integers(1, 2 ** 31 - 1))}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# analysis of the surrounding speech
+
+def frame_rms(x: np.ndarray, n: int) -> np.ndarray:
+    m = len(x) // n
+    if m == 0:
+        return np.zeros(0)
+    return np.sqrt((x[: m * n].astype(np.float64).reshape(m, n) ** 2).mean(axis=1))
+
+
+def active_rms(x: np.ndarray, sr: int = SR, floor_db: float = -30.0) -> float:
+    """RMS over the 10 ms frames within floor_db of the loudest frame (speech, not pauses)."""
+    r = frame_rms(x, sr // 100)
+    if not len(r) or r.max() <= 0:
+        return 0.0
+    act = r[r >= r.max() * 10 ** (floor_db / 20)]
+    return float(np.sqrt(np.mean(act ** 2)))
+
+
+def surrounding_targets(wav: np.ndarray, intervals: list[tuple[float, float]], gender: str) -> dict:
+    """Median F0 (Hz) and active RMS of the speech outside the intervals; gender defaults when none is left."""
+    keep = np.ones(len(wav), bool)
+    for a, b in intervals:
+        keep[int(np.floor(a * SR)): int(np.ceil(b * SR))] = False
+    rest = wav[keep]
+    f0_med, rms, src = _DEFAULT_F0.get(gender, 150.0), 0.05, "default"
+    if len(rest) > SR // 5:
+        from pydeid.voice.world import WorldConfig, analyze
+        f = analyze(rest.astype(np.float64), SR, WorldConfig(frame_period=10.0))
+        v = f.f0[f.f0 > 0]
+        if len(v) >= 10:
+            f0_med, src = float(np.median(v)), "surrounding speech"
+        r = active_rms(rest)
+        if r > 0:
+            rms = r
+    return {"f0": round(f0_med, 3), "rms": round(rms, 6), "source": src}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the insert
+
+def _trim_bounds(x: np.ndarray, sr: int) -> tuple[int, int]:
+    hop = max(1, sr // 200)
+    r = frame_rms(x, hop)
+    if not len(r) or r.max() <= 0:
+        return 0, len(x)
+    on = np.flatnonzero(r >= r.max() * 10 ** (-45 / 20))
+    return int(on[0] * hop), int(min(len(x), (on[-1] + 1) * hop))
+
+
+def _stretch_world(y: np.ndarray, factor: float, f0_scale: float) -> np.ndarray:
+    from pydeid.voice.world import WorldConfig, WorldFeatures, analyze, synthesize
+    f = analyze(y.astype(np.float64), SR, WorldConfig(frame_period=5.0))
+    T = len(f.f0)
+    T2 = max(2, int(round(T * factor)))
+    pos = np.linspace(0, T - 1, T2)
+    i0 = np.floor(pos).astype(int)
+    i1 = np.minimum(i0 + 1, T - 1)
+    w = (pos - i0)[:, None]
+    sp = (1 - w) * f.sp[i0] + w * f.sp[i1]
+    ap = (1 - w) * f.ap[i0] + w * f.ap[i1]
+    near = np.rint(pos).astype(int)
+    f0 = f.f0[near] * f0_scale
+    n2 = int(round(len(y) * T2 / T))
+    g = WorldFeatures(f0=f0, sp=sp, ap=ap, sr=SR, frame_period=f.frame_period, n_samples=n2)
+    return synthesize(g)
+
+
+def _word_spans(syn, text: str, tokens: list[str], phoneme_count) -> list[tuple[int, int]]:
+    """Native-rate sample spans of the insert's words (espeak events; proportional split if they disagree)."""
+    from pydeid.corpora.mini.synth import AlignmentError, word_intervals
+    offsets, pos = [], 0
+    for t in tokens:
+        k = text.index(t, pos)
+        offsets.append(k)
+        pos = k + len(t)
+    try:
+        return word_intervals(syn, tokens, offsets, phoneme_count)
+    except AlignmentError:
+        n = syn.end_sample
+        L = np.cumsum([0] + [len(t) + 1 for t in tokens]) / (sum(len(t) + 1 for t in tokens)) * n
+        return [(int(L[i]), int(L[i + 1])) for i in range(len(tokens))]
+
+
+_PRIVATE_LIB: list[str] = []
+
+
+def fresh_synthesize(text: str, voice: str, rate: int, pitch: int, range_: int, rand_seed: int, tokens=None):
+    """espeak-ng from a freshly loaded library: the same call gives the same samples whatever ran before.
+
+    libespeak-ng keeps state across calls that no API resets (e.g. the pitch flutter index): in one process the
+    same text spoken twice differs by a few samples. A private copy of the library (so no other user's handle
+    keeps it loaded) is loaded, used once and unloaded (~10 ms), so an insert is a function of its parameters
+    alone and the verifier can render it again bit for bit.
+    """
+    import _ctypes
+    import os
+    import shutil
+    import tempfile
+
+    import espeakng_loader
+
+    from pydeid.corpora.mini import espeak as E
+    if not _PRIVATE_LIB or not os.path.exists(_PRIVATE_LIB[0]):
+        d = tempfile.mkdtemp(prefix="pydeid-espeak-")
+        dst = os.path.join(d, "libespeak-ng-private.so")
+        shutil.copy(espeakng_loader.get_library_path(), dst)
+        _PRIVATE_LIB[:] = [dst]
+    with E.Synth._lock:
+        orig = espeakng_loader.get_library_path
+        espeakng_loader.get_library_path = lambda: _PRIVATE_LIB[0]
+        try:
+            s = E.Synth.__new__(E.Synth)
+            s.__init__()
+        finally:
+            espeakng_loader.get_library_path = orig
+    try:
+        syn = s.synthesize(text, voice, rate, pitch, range_, 0, rand_seed=rand_seed)
+        # word spans with this library's phoneme counts (after the samples: the count may touch its state)
+        return syn, (_word_spans(syn, text, tokens, s.phoneme_count) if tokens is not None else None)
+    finally:
+        s.lib.espeak_Terminate()
+        _ctypes.dlclose(s.lib._handle)
+
+
+def render_interval(entry: dict) -> tuple[np.ndarray, list[tuple[str, float, float]], float]:
+    """The samples (int16, length entry's out_len) of one output interval, the insert's words with times
+    (seconds from the interval start) and the stretch factor. A function of the entry alone."""
+    from pydeid.io import resample
+    tokens = entry["tokens"]
+    text = " ".join(tokens)
+    syn, spans = fresh_synthesize(text, entry["voice"], entry["rate"], 50, entry["range"], entry["espeak_seed"],
+                                  tokens)
+    x = syn.samples.astype(np.float32) / 32768.0
+    s0, s1 = _trim_bounds(x, syn.rate)
+    y = resample(x[s0:s1], syn.rate, SR).astype(np.float64)
+    if len(y) < SR // 50:
+        y = np.zeros(SR // 50)
+    # natural F0 of the insert, then scaled to the target median
+    from pydeid.voice.world import WorldConfig, analyze
+    f = analyze(y, SR, WorldConfig(frame_period=5.0))
+    v = f.f0[f.f0 > 0]
+    f0_scale = float(entry["f0"] / np.median(v)) if len(v) else 1.0
+    natural = len(y) / SR
+    factor = float(np.clip(entry["speech_dur"] / natural, entry["min_stretch"], entry["max_stretch"])) \
+        if natural > 0 and entry["speech_dur"] > 0 else 1.0
+    z = _stretch_world(y, factor, f0_scale)
+    r = active_rms(z)
+    if r > 0:
+        z = z * (entry["rms"] / r)
+    nf = min(int(round(entry["fade"] * SR)), len(z) // 2)
+    if nf > 0:
+        ramp = 0.5 - 0.5 * np.cos(np.linspace(0, np.pi, nf + 2)[1:-1])
+        z[:nf] *= ramp
+        z[-nf:] *= ramp[::-1]
+    lead, trail = entry["lead"], entry["trail"]
+    out = np.zeros(lead + len(z) + trail, np.float64)
+    out[lead: lead + len(z)] = z
+    out = np.clip(np.rint(out * 32767.0), -32767, 32767).astype(np.int16)
+    scale = factor * SR / syn.rate   # native samples of the trimmed insert -> output samples
+    words = []
+    for t, (a, b) in zip(tokens, spans):
+        ta = (lead + max(0.0, (a - s0) * scale)) / SR
+        tb = (lead + min(len(z), max(0.0, (b - s0) * scale))) / SR
+        if tb <= ta:
+            tb = ta + 0.01
+        words.append((t, round(ta, 3), round(tb, 3)))
+    return out, words, factor
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# planning an utterance
+
+def pair_surrogates(orig: Sentence, trans: Sentence, tagset: set[str], where: str) -> list[tuple[str, object, list[str]]]:
+    """Units of the output sentence in order: ("word", orig index, [token]) or ("ent", (s, e, type), surrogate
+    tokens). The transformed sentence must keep every untagged token and replace entities span by span."""
+    o_sp, t_sp = sorted(orig.spans()), sorted(trans.spans())
+    if len(o_sp) != len(t_sp):
+        raise FormatError(where, None, f"utterance '{orig.id}': {len(o_sp)} entities in the tags, {len(t_sp)} in "
+                          "the transformed tags (transform the text with the same tags as the masking)")
+    units: list[tuple[str, object, list[str]]] = []
+    i = j = 0
+    for (a, b, typ), (c, d, typ2) in zip(o_sp + [(len(orig.tokens), len(orig.tokens), "")],
+                                         t_sp + [(len(trans.tokens), len(trans.tokens), "")]):
+        if orig.tokens[i:a] != trans.tokens[j:c] or (typ and typ.upper() != typ2.upper()):
+            raise FormatError(where, None, f"utterance '{orig.id}': the transformed sentence does not follow the "
+                              f"tagged one near token {i + 1} ({' '.join(orig.tokens[i:a][:5])} <> "
+                              f"{' '.join(trans.tokens[j:c][:5])})")
+        units.extend(("word", k, [orig.tokens[k]]) for k in range(i, a))
+        if typ:
+            new = list(trans.tokens[c:d])
+            if typ.upper() not in tagset and new != orig.tokens[a:b]:
+                raise FormatError(where, None, f"utterance '{orig.id}': entity type {typ} is replaced in the text but "
+                                  "not masked in the audio (add it to --tags)")
+            units.append(("ent", (a, b, typ), new))
+        i, j = b, d
+    return units
+
+
+def plan_utterance(utt: str, orig: Sentence, trans: Sentence, words: list[CtmEntry], dur: float, tagset: set[str],
+                   opts: SpokenOptions, where: str) -> dict:
+    """Intervals (input times), the output tokens per interval, and the words left outside (with input times)."""
+    units = pair_surrogates(orig, trans, tagset, where)
+    ents = entity_times(utt, orig, words, tagset, strict=opts.strict, absorb_gaps=opts.absorb_gaps)
+    intervals = mask_intervals(ents, opts.pad, dur)
+    pairs = match_tokens(orig.tokens, [w.token for w in words], utt, strict=opts.strict) if words else \
+        [[] for _ in orig.tokens]
+    hidden = {(s, e) for s, e, t in hidden_spans(orig, tagset)}
+
+    def times(idx: list[int]) -> tuple[float, float] | None:
+        js = [j for i in idx for j in pairs[i]]
+        return (min(words[j].start for j in js), max(words[j].end for j in js)) if js else None
+
+    def which(t) -> int | None:
+        if t is None:
+            return None
+        mid = 0.5 * (t[0] + t[1])
+        for k, (a, b) in enumerate(intervals):
+            if a <= mid < b:
+                return k
+        return None
+
+    placed: list[dict] = []   # unit -> {"tokens", "times", "iv"}
+    for kind, ref, toks in units:
+        if kind == "ent":
+            a, b, typ = ref
+            t = times(list(range(a, b)))
+            k = which(t) if (a, b) in hidden else None
+            if (a, b) in hidden and k is None and t is not None:
+                raise FormatError(where, None, f"utterance '{utt}': entity at tokens {a + 1}-{b} outside every "
+                                  "interval (internal error)")
+        else:
+            t = times([ref])
+            k = which(t)
+        placed.append({"tokens": toks, "times": t, "iv": k})
+    return {"intervals": intervals, "units": placed}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the data dir
+
+def _sha(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _to_int16(x: np.ndarray) -> np.ndarray:
+    return np.clip(np.rint(np.asarray(x, np.float64) * 32768.0), -32768, 32767).astype(np.int16)
+
+
+def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, opts: SpokenOptions
+                   ) -> tuple[np.ndarray, list[CtmEntry], list[str], dict]:
+    """Output samples (int16), output CTM, output tokens and the secret entry of one utterance."""
+    intervals = plan["intervals"]
+    units = plan["units"]
+    voice = draw_voice(opts.seed, utt, gender, opts)
+    tgt = surrounding_targets(wav, intervals, voice["gender"]) if intervals else None
+    x = _to_int16(wav)
+    n = len(x)
+    nr = int(round(opts.ramp * SR))
+    fade = 0.5 + 0.5 * np.cos(np.linspace(0, np.pi, nr + 2)[1:-1]) if nr > 0 else np.zeros(0)   # 1 -> 0
+    pieces: list[np.ndarray] = []
+    entries: list[dict] = []
+    ctm: list[CtmEntry] = []
+    pos_in = 0        # input sample where the next original piece starts
+    out_len = 0
+    iv_words: dict[int, list[tuple[str, float, float]]] = {}
+    iv_start_out: dict[int, int] = {}
+    for k, (a, b) in enumerate(intervals):
+        ia, ib = max(0, int(np.floor(a * SR))), min(n, int(np.ceil(b * SR)))
+        seg = x[pos_in:ia].astype(np.float64)
+        if nr > 0 and len(seg):   # fades on the original, just outside the interval
+            m = min(nr, len(seg))
+            seg[len(seg) - m:] *= fade[nr - m:]
+            if pos_in > 0:
+                m2 = min(nr, len(seg))
+                seg[:m2] *= fade[::-1][:m2]
+        pieces.append(np.rint(seg).astype(np.int16))
+        out_len += len(seg)
+        toks = [t for u in units if u["iv"] == k for t in u["tokens"]]
+        tms = [u["times"] for u in units if u["iv"] == k and u["times"] is not None]
+        core_a = max(ia, int(round(min(t[0] for t in tms) * SR))) if tms else ia
+        core_b = min(ib, int(round(max(t[1] for t in tms) * SR))) if tms else ib
+        core_b = max(core_b, core_a)
+        if toks:
+            entry = {"tokens": toks, **{k2: voice[k2] for k2 in ("voice", "rate", "range", "espeak_seed")},
+                     "f0": tgt["f0"], "rms": tgt["rms"], "speech_dur": (core_b - core_a) / SR,
+                     "lead": core_a - ia, "trail": ib - core_b, "min_stretch": opts.min_stretch,
+                     "max_stretch": opts.max_stretch, "fade": opts.fade}
+            ins, wds, factor = render_interval(entry)
+        else:   # nothing spoken in it (only pauses/pads): silence of the same length
+            entry = {"tokens": [], "lead": ib - ia, "trail": 0}
+            ins, wds, factor = np.zeros(ib - ia, np.int16), [], 1.0
+        entry.update({"in": [ia, ib], "out": [out_len, out_len + len(ins)], "stretch": round(factor, 4)})
+        entries.append(entry)
+        iv_words[k] = wds
+        iv_start_out[k] = out_len
+        pieces.append(ins)
+        out_len += len(ins)
+        pos_in = ib
+    seg = x[pos_in:].astype(np.float64)
+    if nr > 0 and len(seg) and pos_in > 0:
+        m2 = min(nr, len(seg))
+        seg[:m2] *= fade[::-1][:m2]
+    pieces.append(np.rint(seg).astype(np.int16))
+    y = np.concatenate(pieces) if pieces else np.zeros(0, np.int16)
+
+    def out_time(t_in: float) -> float:   # original (non-interval) time -> output time
+        s = 0
+        for e in entries:
+            if t_in * SR >= e["in"][1] - 1e-6:
+                s = e["out"][1] - e["in"][1]
+        return (t_in * SR + s) / SR
+
+    tokens_out: list[str] = []
+    done_iv: set[int] = set()
+    for u in units:
+        k = u["iv"]
+        if k is None:
+            tokens_out.extend(u["tokens"])
+            if u["times"] is not None and u["tokens"]:
+                s, e = u["times"]
+                # a word cut by a pad keeps its audible part (interval bounds in samples, as spliced)
+                for e_iv in entries:
+                    a, b = e_iv["in"][0] / SR, e_iv["in"][1] / SR
+                    if s < a < e:
+                        e = a
+                    if a <= s < b:
+                        s = b
+                if e > s:
+                    ctm.append(CtmEntry(utt, "1", round(out_time(s), 3), round(out_time(e) - out_time(s), 3),
+                                        u["tokens"][0]))
+            continue
+        tokens_out.extend(u["tokens"])
+        if k not in done_iv:
+            done_iv.add(k)
+            base = iv_start_out[k] / SR
+            for t, ta, tb in iv_words[k]:
+                ctm.append(CtmEntry(utt, "1", round(base + ta, 3), round(tb - ta, 3), t))
+    secret = {"version": PLAN_VERSION, "utt": utt, "voice": voice, "targets": tgt, "intervals": entries,
+              "in_samples": n, "out_samples": int(len(y))}
+    return y, ctm, tokens_out, secret
+
+
+def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir, opts: SpokenOptions | None = None,
+                    wav_dir=None, overwrite: bool = False) -> dict:
+    """data (converted voices) + original tags + word CTM + transformed tags -> out (audio with spoken surrogates,
+    text = transformed text, words.ctm, tags.conll of the transformed text); secrets under secret_dir."""
+    opts = opts or SpokenOptions()
+    tagset = parse_tagset(opts.tagset)
+    data, out, secret_dir = Path(data), Path(out), Path(secret_dir)
+    if out.resolve() == data.resolve():
+        raise FormatError(out, None, "output data dir must differ from the input (a stage never edits its input)")
+    check_secret_path(secret_dir / "x", [out, data])
+    d = DataDir.read(data)
+    tags = load_tags(tags_path)
+    trans = load_tags(trans_tags_path)
+    words = ctm_by_utt(read_ctm(ctm_path))
+    for u in d.utts:
+        for src, name in ((tags, tags_path), (trans, trans_tags_path)):
+            if u not in src:
+                raise FormatError(name, None, f"utterance '{u}' of {data} has no sentence (# id = {u})")
+    wav_dir = Path(wav_dir) if wav_dir else out / "wav"
+    wav_dir.mkdir(parents=True, exist_ok=True)
+    plan_dir = secret_dir / "spoken_plan"
+    plan_dir.mkdir(parents=True, exist_ok=True)
+    plan_dir.chmod(0o700)
+    config = {"tagset": sorted(tagset), "pad": opts.pad, "absorb_gaps": opts.absorb_gaps, "seed": opts.seed,
+              "min_stretch": opts.min_stretch, "max_stretch": opts.max_stretch, "fade": opts.fade, "ramp": opts.ramp,
+              "rate_range": list(opts.rate_range), "tags_sha": _sha(tags_path), "trans_sha": _sha(trans_tags_path),
+              "ctm_sha": _sha(ctm_path), "version": PLAN_VERSION}
+    cfg_file = wav_dir / "spoken_config.json"
+    if cfg_file.exists() and not overwrite:
+        old = json.loads(cfg_file.read_text())
+        if old != config:
+            raise FormatError(cfg_file, None, f"{wav_dir} holds audio made with other options or inputs; use another "
+                              "output dir or --overwrite true")
+    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n")
+    stats: Counter = Counter()
+    wav_scp, text_out, utt2dur, ctm_all = {}, {}, {}, []
+    for utt in d.utts:
+        dst = (wav_dir / f"{utt}.wav").resolve()
+        secret = plan_dir / f"{utt}.json"   # voice, targets, intervals, and the output text/CTM (for resume)
+        if dst.exists() and secret.exists() and not overwrite:
+            pub = json.loads(secret.read_text())["output"]
+            stats["resumed"] += 1
+        else:
+            spec, start, end = d.audio_spec(utt)
+            wav, sr = read_audio(spec, sr=None, start=start, end=end)
+            if sr != SR:
+                raise FormatError(data / "wav.scp", None, f"utterance '{utt}': {sr} Hz audio, spoken fill needs {SR}")
+            try:
+                plan = plan_utterance(utt, tags[utt], trans[utt], words.get(utt, []), len(wav) / SR, tagset, opts,
+                                      str(trans_tags_path))
+            except MatchError as e:
+                raise FormatError(ctm_path, None, f"{e} (tags: {tags_path})") from None
+            y, ctm, toks, sec = fill_utterance(utt, wav, plan, d.gender(utt), opts)
+            pub = {"text": " ".join(toks), "dur": len(y) / SR,
+                   "ctm": [[c.start, c.dur, c.token] for c in ctm],
+                   "stretch": [e["stretch"] for e in sec["intervals"] if e["tokens"]],
+                   "delta": (len(y) - len(wav)) / SR}
+            sec["output"] = pub
+            write_audio(dst, y, SR)           # the secret last: it marks the utterance as done
+            write_secret_json(secret, sec, forbidden_dirs=[out, data])
+            stats["written"] += 1
+        stats["utterances"] += 1
+        stats["inserts"] += len(pub["stretch"])
+        stats["stretch_clamped"] += sum(1 for s in pub["stretch"] if s in (opts.min_stretch, opts.max_stretch))
+        stats["delta_ms"] += int(round(1000 * pub["delta"]))
+        wav_scp[utt] = str(dst)
+        text_out[utt] = pub["text"]
+        utt2dur[utt] = round(pub["dur"], 3)
+        ctm_all.extend(CtmEntry(utt, "1", s, du, t) for s, du, t in pub["ctm"])
+    od = DataDir(wav_scp=wav_scp, text=text_out, utt2spk=dict(d.utt2spk), utt2gender=d.utt2gender,
+                 spk2gender=d.spk2gender, utt2dur=utt2dur)
+    od.write(out)
+    write_ctm(out / "words.ctm", ctm_all)
+    from pydeid.io import write_conll
+    write_conll(out / "tags.conll", [trans[u] for u in d.utts])
+    rep = {"utterances": stats["utterances"], "inserts": stats["inserts"], "stretch_clamped": stats["stretch_clamped"],
+           "duration_change_s": stats["delta_ms"] / 1000, "written": stats["written"], "resumed": stats["resumed"],
+           "config": config}
+    log.info("%s: %d utterances, %d inserts (%d at a stretch limit), duration %+.2f s, %d written, %d resumed",
+             out, rep["utterances"], rep["inserts"], rep["stretch_clamped"], rep["duration_change_s"],
+             rep["written"], rep["resumed"])
+    return rep

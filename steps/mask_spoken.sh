@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Spoken pseudonyms: like steps/mask_words.sh, but each masked interval is filled with the surrogate words the
+# text transformation wrote for its entity (espeak-ng, F0 median and level of the surrounding voice, time-stretched
+# within limits, the interval grows or shrinks and later word times shift). The output text is the transformed
+# text, aligned with the audio; words.ctm gives every word's time (surrogates included); tags.conll the
+# transformed tags.
+#
+# Usage: steps/mask_spoken.sh [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>
+#   <in-data>                 the voices to publish (e.g. converted: data/x_vtln3)
+#   <tags.conll>              original tags (the entities to hide)
+#   <transformed-tags.conll>  steps/transform_text.sh output made from the same tags (<out>/tags.conll)
+#   <word-ctm>                utterance-relative word times of the original words
+#   --tags PER,LOC,ORG,DATE,TIME,NUM  --pad 0.1  --absorb-gaps true  --seed 0
+#   --min-stretch 0.8 --max-stretch 1.25   time-stretch limits of an insert
+#   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
+#   --nj 1 --cmd "$train_cmd"
+# Resumable: a rerun with the same inputs and options only makes the missing utterances.
+# Check with: pydeid verify-spoken --secret-dir <secret-dir> <out-data> <tags.conll> <reference-ctm>
+set -euo pipefail
+
+nj=1
+cmd=${train_cmd:-run.pl}
+tags=PER,LOC,ORG,DATE,TIME,NUM
+pad=0.1
+absorb_gaps=true
+seed=0
+min_stretch=0.8
+max_stretch=1.25
+secret_dir=
+help_message="Usage: $0 [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"
+. utils/parse_options.sh
+
+if [ $# -ne 6 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+data=$1
+tags_file=$2
+trans_tags=$3
+ctm=$4
+dir=$5
+out=$6
+[ -n "$secret_dir" ] || secret_dir=$dir/secrets
+
+pydeid validate-data-dir "$data" >/dev/null
+for f in "$tags_file" "$trans_tags" "$ctm"; do
+  [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
+done
+opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --seed "$seed" --min-stretch "$min_stretch"
+      --max-stretch "$max_stretch" --secret-dir "$secret_dir" --wav-dir "$out/wav")
+mkdir -p "$dir/log"
+
+nspk=$(wc -l <"$data/spk2utt")
+[ "$nj" -gt "$nspk" ] && nj=$nspk
+if [ "$nj" -gt 1 ]; then
+  sdata=$data/split$nj
+  [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
+  $cmd JOB=1:$nj "$dir/log/spoken.JOB.log" \
+    pydeid mask-spoken "${opts[@]}" "$sdata/JOB" "$tags_file" "$trans_tags" "$ctm" "$dir/parts/JOB" || {
+      echo "$0: spoken fill failed, see $dir/log/spoken.*.log" >&2; exit 1; }
+  rm -rf "$dir/parts"
+fi
+pydeid mask-spoken "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" "$trans_tags" "$ctm" "$out" \
+  >"$dir/log/spoken.log" 2>&1 || {
+    echo "$0: spoken fill failed, see $dir/log/spoken.log" >&2; tail -n 3 "$dir/log/spoken.log" >&2; exit 1; }
+pydeid validate-data-dir "$out" >/dev/null
+tail -n 1 "$dir/log/spoken.log"
