@@ -37,6 +37,10 @@ text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type
 ner_utility_epochs=15
 ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
 ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+ner_utility_seeds=                 # comma list; empty: --seed alone (mean +- std needs several)
+tables=demo          # demo: the tables that fit the 15-minute budget; full: also seed 004 tables 6-7 complete (four
+                     # variants, every strategy row incl. multi-word NEs with placeholders) with seed 002's protocol
+                     # over 3 seeds (72 NER cells: about 2 h of CPU)
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
 attack_scenarios="ignorant lazy-informed informed parameter-shifted informed-same-draws"   # README: scenarios
@@ -54,8 +58,19 @@ mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 
 . ./path.sh
 . ./cmd.sh
-help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] (see the header of $0)"
+help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] [--tables demo|full] (see the header of $0)"
 . utils/parse_options.sh
+
+case $tables in
+  demo) ;;
+  full) ner_utility_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+        ner_utility_variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+        ner_utility_seeds=$seed,$((seed + 1)),$((seed + 2)) ;;
+  *) echo "$0: --tables must be demo or full, got '$tables'" >&2; exit 1 ;;
+esac
+nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs"
+        --seed "$seed" --cmd "$train_cmd")
+[ -n "$ner_utility_seeds" ] && nuopts+=(--seeds "$ner_utility_seeds")
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
@@ -110,8 +125,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
       data/mini_train data/mini_dev exp/ner; } && tag_test &
   for st in ${ner_utility_strategies//,/ }; do
     free_lane
-    steps/ner_utility.sh --ner-config "$ner_config" --variants "$ner_utility_variants" --seed "$seed" \
-      --max-epochs "$ner_utility_epochs" --cmd "$train_cmd" --cells-only true --strategies "$st" \
+    steps/ner_utility.sh "${nuopts[@]}" --cells-only true --strategies "$st" \
       data/mini_train data/mini_dev data/mini_test exp/ner_utility &
   done
   wait_all "exp/ner/log/train.log, exp/tags/mini_test_*/log/*.log or exp/ner_utility/log/cells.*.log"
@@ -144,9 +158,8 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     --transform "mini_dev (gold tags)=exp/transform_text/mini_dev/report.json" \
     --transform "mini_test (tagger's tags)=exp/transform_text/mini_test/report.json" \
     "${eps_args[@]}"
-  steps/ner_utility.sh --ner-config "$ner_config" --strategies "$ner_utility_strategies" \
-    --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs" --seed "$seed" --results "$results" \
-    --nj "$nj" --cmd "$train_cmd" data/mini_train data/mini_dev data/mini_test exp/ner_utility
+  steps/ner_utility.sh "${nuopts[@]}" --strategies "$ner_utility_strategies" --results "$results" --nj "$nj" \
+    data/mini_train data/mini_dev data/mini_test exp/ner_utility
 fi
 
 convert() {  # convert <method> <strategy> <in-data> <out-data> <seed> [transform_voice.sh options]
