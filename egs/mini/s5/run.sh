@@ -34,6 +34,7 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
 text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p
+text_eps_tagged="same_type@1.0 same_type@0.9"   # on mini_test with the tagger's tags: epsilon at p x recall
 ner_utility_epochs=15
 ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
 ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
@@ -150,6 +151,14 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       --secret-dir exp/secrets/text_eps --exp-dir $o --gold-tags data/mini_train/tags.conll \
       data/mini_train data/mini_train/tags.conll $o/data >/dev/null
     eps_args+=(--transform "mini_train, $st, p=$p=$o/report.json")
+  done
+  # with automatic tags a missed token is never replaced: epsilon at p_eff = p x the tagger's recall on gold
+  for sp in $text_eps_tagged; do
+    st=${sp%%@*}; p=${sp#*@}; o=exp/text_eps/mini_test_tagged_${st}_p$p
+    done_ok $o/data || steps/transform_text.sh --strategy "default=$st" --p "$p" --seed "$seed" \
+      --secret-dir exp/secrets/text_eps --exp-dir $o --gold-tags data/mini_test/tags.conll \
+      data/mini_test exp/tags/mini_test_cased/tags.conll $o/data >/dev/null
+    eps_args+=(--transform "mini_test (tagger's tags), $st, p=$p=$o/report.json")
   done
   pydeid text-results --results "$results" \
     --tagging "flair+grammar, cased input=exp/tags/mini_test_cased/metrics.json" \
