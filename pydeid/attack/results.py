@@ -64,7 +64,7 @@ def ci_note(runs: list[dict]) -> str:
     ci = next((m["info"].get("eer_ci") for m in runs if m["info"].get("eer_ci")), None)
     if not ci:
         return "no interval (scored without bootstrap)"
-    return (f"[95 % interval]: {ci['method']}; {ci['resamples']} resamples, seed {ci['seed']}")
+    return (f"[95 % interval: {ci['method']}; {ci['resamples']} resamples, seed {ci['seed']}]")
 
 
 def scenario_section(runs: list[dict], backend: str, results_md: Path | None = None) -> str:
@@ -193,7 +193,7 @@ def summary_sections(groups: dict[str, list[dict]], backend: str) -> tuple[str, 
         base_txt = (f" No conversion (original attacker): {eer_cell(base['backends'].get(backend, {}).get('pooled'))}"
                     ".")
     summary = "\n".join([
-        f"EER (%) pooled, {backend} scoring, with the 95 % interval {ci_note(runs)}.{base_txt} Rows: "
+        f"EER (%) pooled, {backend} scoring {ci_note(runs)}.{base_txt} Rows: "
         "ignorant = seed 004 scenario 1 (table 3), lazy-informed = VoicePrivacy Challenge, informed = seed 004 "
         "scenario 2 (table 4, own draws), parameter-shifted = seed 004 scenario 3, informed-same-draws = the "
         "informed attacker holding the publisher's secret draws (extra row).", "",
