@@ -5,19 +5,23 @@
 #
 # Usage: steps/attack.sh --scenario <name> [options] <train-data> <enroll-data> <trial-data> <exp-dir>
 #
-# The scenario names which data dirs the attacker holds (seed 004 section 4.1.2); the trial data is always
-# the published (transformed) trial set with its trials file:
-#   original       train, enroll and trial data are original speech (baseline, seed table 2)
-#   ignorant       train + enroll original; trial transformed                                  (scenario 1)
-#   lazy-informed  train + enroll transformed with the same method, strategy, options and --seed
-#                  as the trial data                                                           (scenario 2)
-#   semi-informed  train + enroll transformed with the same method and strategy but another
-#                  --seed (independently drawn random parameters / targets)                    (scenario 3)
+# The scenario names which data dirs the attacker holds (pydeid/attack/scenarios.py; seed 004 section 4.1.2);
+# the trial data is always the published (converted) trial set with its trials file, and every converted
+# enrollment or training set is the attacker's own conversion of ORIGINAL audio, never part of the published set:
+#   original             train, enroll and trial data are original speech (baseline, seed table 2)
+#   ignorant             train + enroll original                                      (seed scenario 1, table 3)
+#   lazy-informed        train original; enroll = original enrollment audio converted with the same method and
+#                        parameters, the attacker's own seed                     (VoicePrivacy Challenge)
+#   informed             train + enroll = original audio converted with the same method and parameters, the
+#                        attacker's own seed (not the publisher's)                (seed scenario 2, table 4)
+#   parameter-shifted    like informed with other parameter values, own seed      (seed scenario 3)
+#   informed-same-draws  like informed with the publisher's seed: knows the secret draws (extra row)
+#   semi-informed        former name of informed, still accepted (recorded as informed)
 # The ignorant attacker is the same for every method: train it once (steps/train_xvector.sh) and pass it
 # with --model; embeddings of its training and enrollment data are then cached in <model>/xvectors_<name>.
 #
 # Options:
-#   --scenario ""                     original | ignorant | lazy-informed | semi-informed (required)
+#   --scenario ""                     one of the names above (required)
 #   --method none                     label of the voice transformation (none, voicemask, vtln, mcadams ...)
 #   --strategy -                      label of its target-selection strategy (1, 2, 3 or -)
 #   --model ""                        pretrained attacker model dir; empty: train one in <exp-dir>/xvector_nnet
@@ -44,7 +48,8 @@ backends=cosine,plda
 nj=1
 num_threads=
 cmd=${train_cmd:-run.pl}
-help_message="Usage: $0 --scenario original|ignorant|lazy-informed|semi-informed [options] <train-data> <enroll-data> <trial-data> <exp-dir>  (see the header of $0)"
+names="original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws"
+help_message="Usage: $0 --scenario <$names> [options] <train-data> <enroll-data> <trial-data> <exp-dir>  (see the header of $0)"
 . utils/parse_options.sh
 
 if [ $# -ne 4 ]; then
@@ -57,9 +62,10 @@ trial=$3
 dir=$4
 
 case "$scenario" in
-  original|ignorant|lazy-informed|semi-informed) ;;
-  "") echo "$0: --scenario is required (original, ignorant, lazy-informed, semi-informed)" >&2; exit 1 ;;
-  *) echo "$0: unknown scenario '$scenario' (original, ignorant, lazy-informed, semi-informed)" >&2; exit 1 ;;
+  original|ignorant|lazy-informed|informed|parameter-shifted|informed-same-draws) ;;
+  semi-informed) echo "$0: scenario 'semi-informed' is now named 'informed' (recorded so)" >&2; scenario=informed ;;
+  "") echo "$0: --scenario is required ($names)" >&2; exit 1 ;;
+  *) echo "$0: unknown scenario '$scenario' ($names)" >&2; exit 1 ;;
 esac
 [ -n "$trials" ] || trials=$trial/trials
 [ -f "$trials" ] || { echo "$0: no trials file $trials (make one with pydeid make-trials)" >&2; exit 1; }

@@ -10,6 +10,8 @@
 #   --strategies none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
 #   --variants cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
 #   --p 1.0  --seed 0  --max-epochs ""  --results RESULTS.md  --cmd "$train_cmd"
+#   --seeds ""    comma list of seeds (default: --seed alone); each cell runs once per seed and the tables give
+#                 mean +- std with seed 002's protocol (M'(T'), M'(V'), M'(V), delta)
 #   --nj 1        strategies split over nj jobs trained side by side (cells are independent); the table is
 #                 then written from every cell by one last resumed call
 #   --cells-only false   true: train and test the cells of --strategies and stop (no table; log
@@ -22,6 +24,7 @@ strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_e
 variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
 p=1.0
 seed=0
+seeds=
 max_epochs=
 results=RESULTS.md
 nj=1
@@ -43,6 +46,7 @@ for d in "$train" "$dev" "$test"; do
 done
 opts=(--config "$ner_config" --variants "$variants" --p "$p" --seed "$seed")
 [ -n "$max_epochs" ] && opts+=(--max-epochs "$max_epochs")
+[ -n "$seeds" ] && opts+=(--seeds "$seeds")
 mkdir -p "$dir/log"
 if [ "$cells_only" = true ]; then
   log=$dir/log/cells.${strategies//,/_}.log

@@ -8,6 +8,9 @@ characters with spaces removed. Subsets (columns of the seed 004 A.3 tables):
   <label>    from an optional subsets file: `<utt-or-speaker> <label> [<label> ...]` (utt2subset or spk2subset;
              a key that is a speaker applies to all its utterances), e.g. `ADB DE+ DA`.
 An utterance without hypothesis is scored as an empty hypothesis (all deletions) and counted as missing.
+Every WER carries its word count and a 95 % interval: a speaker bootstrap (the subset's speakers resampled with
+replacement, WER = errors / reference words of the drawn speakers' utterances; utterances when the subset has a
+single speaker), N_BOOT resamples, seed 0, percentile interval.
 
 Writes <decode-dir>/scoring/{per_utt,results.json,result.md} and a section of a RESULTS.md.
 """
@@ -27,6 +30,35 @@ from pydeid.report import markdown_table, update_results_section
 from .textnorm import TextNorm
 
 log = logging.getLogger(__name__)
+N_BOOT = 1000
+BOOT_METHOD = ("speaker bootstrap (speakers resampled with replacement; utterances when there is one speaker), "
+               f"{N_BOOT} resamples, seed 0, percentile interval")
+
+
+def wer_bootstrap_ci(per_utt: dict[str, dict], utts: list[str], utt2spk: dict[str, str], n_boot: int = N_BOOT,
+                     seed: int = 0, level: float = 0.95) -> tuple[float, float] | None:
+    """95 % interval of the WER (%) of `utts` by resampling speakers (their errors and words summed)."""
+    import numpy as np
+    groups: dict[str, list[str]] = {}
+    for u in utts:
+        groups.setdefault(utt2spk.get(u, u), []).append(u)
+    if len(groups) < 2:
+        groups = {u: [u] for u in utts}
+    if len(groups) < 2:
+        return None
+    keys = sorted(groups, key=kaldi_sort_key)
+    err = np.array([sum(per_utt[u]["sub"] + per_utt[u]["del"] + per_utt[u]["ins"] for u in groups[k]) for k in keys],
+                   dtype=np.float64)
+    words = np.array([sum(per_utt[u]["words"] for u in groups[k]) for k in keys], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(len(keys), np.full(len(keys), 1.0 / len(keys)), size=n_boot)
+    w = counts @ words
+    ok = w > 0
+    if not ok.any():
+        return None
+    wer = 100.0 * (counts @ err)[ok] / w[ok]
+    a = (1 - level) / 2
+    return float(np.quantile(wer, a)), float(np.quantile(wer, 1 - a))
 
 
 def read_subsets(path, data: DataDir) -> dict[str, list[str]]:
@@ -100,6 +132,9 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
         for lab, us in read_subsets(subsets_file, d).items():
             subsets[lab] = sorted(set(us), key=kaldi_sort_key)
     results = {lab: _aggregate(per_utt, us) for lab, us in subsets.items()}
+    for lab, us in subsets.items():
+        results[lab]["wer_ci95"] = wer_bootstrap_ci(per_utt, us, d.utt2spk)
+        results[lab]["ci_method"] = BOOT_METHOD
     results["all"]["missing_hyps"] = len(missing)
 
     sdir = decode_dir / "scoring"
@@ -112,6 +147,7 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     rows = [["# wrd"] + [results[lab]["words"] for lab in labels],
             ["# sent"] + [results[lab]["sents"] for lab in labels],
             ["WER (%)"] + [results[lab]["wer"] for lab in labels],
+            ["WER 95 % CI"] + [_ci(results[lab].get("wer_ci95")) for lab in labels],
             ["CER (%)"] + [results[lab]["cer"] for lab in labels]]
     table = markdown_table([""] + labels, rows, ".2f")
     info_file = decode_dir / "decode_info.json"
@@ -122,6 +158,7 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
         lm_txt = f", LM `{_here(lm['lm_exp'])}` weight {lm['lm_weight']}" if lm else ", no LM"
         extra = (f"\nmodel `{_here(info.get('model'))}`, beam {info.get('beam_size')}, ctc weight "
                  f"{info.get('ctc_weight')}{lm_txt}, RTF {info.get('rtf')}\n")
+    extra += f"\nWER 95 % CI: {BOOT_METHOD}.\n"
     atomic_write_text(sdir / "result.md", table + extra)
     if results_md is None:
         results_md = decode_dir.parent / "RESULTS.md"
@@ -129,6 +166,10 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     update_results_section(results_md, f"asr-score-{exp_name}-{decode_dir.name}", table + extra,
                            title=title or f"WER of {exp_name}/{decode_dir.name} on {Path(data).name}")
     return results
+
+
+def _ci(ci) -> str | None:
+    return None if not ci else f"[{ci[0]:.1f}, {ci[1]:.1f}]"
 
 
 def _here(path) -> str:

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 SUBSETS = ("pooled", "male", "female")
 P_TARGETS = (0.01, 0.05)  # minDCF operating points, C_miss = C_fa = 1
 MIN_MATED_FOR_LINKABILITY = 20
+N_BOOT = 1000            # speaker-bootstrap resamples behind the 95 % EER interval (metrics.BOOTSTRAP_METHOD)
 
 
 def _matrix(vectors: dict, keys: list[str], where: Path) -> np.ndarray:
@@ -55,12 +56,15 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
              trial_data: str | os.PathLike, trial_xvec: str | os.PathLike, trials_path: str | os.PathLike,
              out_dir: str | os.PathLike, backends=("cosine", "plda"), info: dict | None = None,
              lda_dim: int = 150, plda_rank: int = 100, orig_trial: str | os.PathLike | None = None,
-             pitch_max_utts: int = 200, plots: bool = True, pitch_cache: str | os.PathLike | None = None) -> dict:
+             pitch_max_utts: int = 200, plots: bool = True, pitch_cache: str | os.PathLike | None = None,
+             n_boot: int = N_BOOT, boot_seed: int = 0) -> dict:
     t0 = time.time()
     out_dir = Path(out_dir)
     train_xvec, enroll_xvec, trial_xvec = Path(train_xvec), Path(enroll_xvec), Path(trial_xvec)
     enroll, trial = DataDir.read(enroll_data), DataDir.read(trial_data)
     trials = read_trials(trials_path)
+    import hashlib
+    boot_key = hashlib.sha1(f"{sorted(trials)}|{n_boot}|{boot_seed}".encode()).hexdigest()[:16]
     check_trials(trials, enroll, trial, trials_path)
 
     train_utt2spk = read_kaldi_map(train_xvec / "utt2spk")
@@ -91,8 +95,12 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
                             "train_xvectors": str(train_xvec), "trials": str(trials_path),
                             "enroll_speakers": len(speakers), "trial_utterances": len(test_utts),
                             "train_speakers": len(set(train_utt2spk[u] for u in train_utts)),
-                            "min_dcf": "normalised; C_miss = C_fa = 1; P_target as in the key"})
+                            "min_dcf": "normalised; C_miss = C_fa = 1; P_target as in the key",
+                            "eer_ci": {"method": M.BOOTSTRAP_METHOD, "resamples": n_boot, "seed": boot_seed,
+                                       "level": 0.95, "key": boot_key}})
     lines = []
+    trial_spk = np.array([trial.utt2spk[u] for _, u, _ in trials])
+    enroll_of = np.array([s for s, _, _ in trials])
     rows = np.array([spk_index[s] for s, _, _ in trials])
     cols = np.array([utt_index[u] for _, u, _ in trials])
     for name in backends:
@@ -106,6 +114,12 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
             m = masks[sub]
             tar, non = scores[m & labels], scores[m & ~labels]
             per[sub] = subset_metrics(tar, non)
+            if n_boot and len(tar) and len(non):
+                boot = 100 * M.eer_bootstrap(scores[m], labels[m], enroll_of[m], trial_spk[m], n_boot, boot_seed)
+                per[sub]["eer_ci95_pct"] = M.percentile_ci(boot)
+                per[sub]["n_speakers"] = len(set(enroll_of[m]) | set(trial_spk[m]))
+                # the resamples (same speakers + seed = same resamples): paired differences between attacks
+                per[sub]["eer_boot_pct"] = [None if not np.isfinite(v) else round(float(v), 3) for v in boot]
             keep = utt_masks[sub]
             acc, n_acc = M.closed_set_accuracy(mat[:, keep], speakers, [u for u, k in zip(test_utts, keep) if k],
                                                trial.utt2spk)
@@ -114,8 +128,12 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
             if len(tar) and len(non):
                 curves[f"{sub} (EER {per[sub]['eer_pct']:.1f}%)"] = M.det_points(tar, non)
             for k, v in per[sub].items():
-                if v is not None and not k.startswith("n_"):
+                if v is not None and not k.startswith("n_") and not k.startswith("eer_boot") \
+                        and not k.startswith("eer_ci"):
                     lines.append(f"{name} {sub} {k} {v:.4f}")
+            if per[sub].get("eer_ci95_pct"):
+                lo, hi = per[sub]["eer_ci95_pct"]
+                lines.append(f"{name} {sub} eer_ci95_pct {lo:.4f} {hi:.4f}")
         results["backends"][name] = per
         if plots and curves:
             from pydeid.report.plots import det_plot, linkability_plot

@@ -98,3 +98,64 @@ def closed_set_accuracy(score_matrix: np.ndarray, enroll_speakers: list[str], tr
     best = np.argmax(score_matrix[:, cols], axis=0)
     truth = np.array([index[utt2spk[trial_utts[j]]] for j in cols])
     return float(np.mean(best == truth)), len(cols)
+
+
+BOOTSTRAP_METHOD = ("speaker bootstrap: the speakers of the trial list (enrolled and trial-utterance speakers) "
+                    "are resampled with replacement; a trial weighs the product of the multiplicities of its "
+                    "enrolled speaker and of its utterance's speaker; percentile interval")
+
+
+def weighted_eer(scores: np.ndarray, is_target: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """EER in [0, 1] of trials with non-negative weights, one row of `weights` per resample ([B x N] -> [B]):
+    the EER of the trial list in which each trial is repeated `weight` times, on the thresholds of `eer`
+    (accept when score > threshold; every distinct score is a candidate). NaN where a row has no target or no
+    non-target weight."""
+    scores = np.asarray(scores, dtype=np.float64)
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    tar = np.asarray(is_target, bool)[order]
+    w = np.atleast_2d(np.asarray(weights, dtype=np.float64))[:, order]
+    wt, wn = w * tar, w * ~tar
+    tot_t, tot_n = wt.sum(1), wn.sum(1)
+    # threshold candidates: after the last of each group of equal scores (k scores <= threshold)
+    last = np.flatnonzero(np.append(s[1:] != s[:-1], True))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_miss = np.cumsum(wt, 1)[:, last] / tot_t[:, None]
+        p_fa = 1.0 - np.cumsum(wn, 1)[:, last] / tot_n[:, None]
+        i = np.argmin(np.abs(p_fa - p_miss), axis=1)
+        rows = np.arange(len(w))
+        out = (p_fa[rows, i] + p_miss[rows, i]) / 2
+    out[(tot_t <= 0) | (tot_n <= 0)] = np.nan
+    return out
+
+
+def speaker_bootstrap_weights(enroll_spk, trial_spk, n_boot: int, seed: int = 0) -> np.ndarray:
+    """[n_boot x N] trial weights of the speaker bootstrap (BOOTSTRAP_METHOD); seeded, and the same resamples for
+    the same speaker set and seed (so two attacks on one trial list are compared pair-wise)."""
+    speakers = sorted(set(enroll_spk) | set(trial_spk))
+    index = {s: i for i, s in enumerate(speakers)}
+    e = np.array([index[s] for s in enroll_spk])
+    t = np.array([index[s] for s in trial_spk])
+    rng = np.random.default_rng(seed)
+    n = len(speakers)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(np.float64)
+    return counts[:, e] * counts[:, t]
+
+
+def eer_bootstrap(scores, is_target, enroll_spk, trial_spk, n_boot: int = 1000, seed: int = 0,
+                  chunk: int = 100) -> np.ndarray:
+    """EERs (in [0, 1]) of n_boot speaker-bootstrap resamples (NaN where a resample lacks targets or
+    non-targets), computed `chunk` resamples at a time."""
+    scores = np.asarray(scores, dtype=np.float64)
+    w_all = speaker_bootstrap_weights(enroll_spk, trial_spk, n_boot, seed)
+    out = [weighted_eer(scores, is_target, w_all[b:b + chunk]) for b in range(0, n_boot, chunk)]
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def percentile_ci(samples, level: float = 0.95) -> tuple[float, float] | None:
+    x = np.asarray(samples, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return None
+    a = (1 - level) / 2
+    return float(np.quantile(x, a)), float(np.quantile(x, 1 - a))

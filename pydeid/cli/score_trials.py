@@ -3,7 +3,9 @@
 COMMAND = "score-trials"
 HELP = "score trials (cosine, PLDA) from embedding dirs and write EER/minDCF/linkability/ACC, DET plots"
 
-SCENARIOS = ("original", "ignorant", "lazy-informed", "semi-informed")
+from pydeid.attack.scenarios import LEGACY, ORDER
+
+SCENARIOS = tuple(ORDER) + tuple(LEGACY)
 
 
 def add_arguments(p):
@@ -20,6 +22,9 @@ def add_arguments(p):
     p.add_argument("--lda-dim", type=int, default=150)
     p.add_argument("--plda-rank", type=int, default=100)
     p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--bootstrap", type=int, default=1000,
+                   help="resamples of the speaker bootstrap behind the 95 %% EER intervals (0: none)")
+    p.add_argument("--bootstrap-seed", type=int, default=0)
     p.add_argument("train_xvectors", help="embeddings of the attacker's training data (PLDA / mean)")
     p.add_argument("enroll_data")
     p.add_argument("enroll_xvectors")
@@ -34,18 +39,23 @@ def run(args):
     from pydeid.attack.evaluate import evaluate
 
     backends = [b for b in args.backends.split(",") if b]
-    info = {"scenario": args.scenario, "method": args.method, "strategy": args.strategy}
+    from pydeid.attack.scenarios import resolve
+    scenario = None if args.scenario is None else resolve(args.scenario).name
+    info = {"scenario": scenario, "method": args.method, "strategy": args.strategy}
     res = evaluate(args.train_xvectors, args.enroll_data, args.enroll_xvectors, args.trial_data,
                    args.trial_xvectors, args.trials or str(Path(args.trial_data) / "trials"), args.out_dir,
                    backends=backends, info=info, lda_dim=args.lda_dim, plda_rank=args.plda_rank,
                    orig_trial=args.orig_trial, pitch_max_utts=args.pitch_max_utts, plots=not args.no_plots,
-                   pitch_cache=args.pitch_cache)
+                   pitch_cache=args.pitch_cache, n_boot=args.bootstrap, boot_seed=args.bootstrap_seed)
     for b, per in res["backends"].items():
         for sub, m in per.items():
             if "eer_pct" in m:
                 link = "-" if m["linkability"] is None else f"{m['linkability']:.3f}"
                 acc = "-" if m["acc_pct"] is None else f"{m['acc_pct']:.1f}%"
-                print(f"{args.out_dir} {b} {sub}: EER {m['eer_pct']:.2f}% minDCF(0.01) {m['min_dcf_p0.01']:.3f} "
+                ci = m.get("eer_ci95_pct")
+                ci = "" if not ci else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+                print(f"{args.out_dir} {b} {sub}: EER {m['eer_pct']:.2f}%{ci} ({m['n_target']} tar / "
+                      f"{m['n_nontarget']} non) minDCF(0.01) {m['min_dcf_p0.01']:.3f} "
                       f"linkability {link} ACC {acc}")
     if "pitch" in res and res["pitch"]["pitch_correlation"] is not None:
         print(f"{args.out_dir}: pitch correlation {res['pitch']['pitch_correlation']:.3f}")

@@ -87,11 +87,34 @@ def run(args):
     lines.append(f"leak rate ({'gold' if args.gold_tags else 'given'} tags): {leak['leak_rate']:.4f} of "
                  f"{leak['tokens']} identifying entity tokens survive ({leak['leak_rate_all_tokens']:.4f} of all "
                  f"{leak['all_tokens']} entity tokens)")
+    # seed 000 section 3: missed detections are never replaced, the algorithm runs at p_eff = p x recall
+    from pydeid.text.dp import detection_recall, effective_p
+    if args.gold_tags:
+        recall = detection_recall([s.spans() for s in gold], [s.spans() for s in sents], [s.tokens for s in gold])
+        p_eff = effective_p(args.p, recall)
+        eps_eff, ov_eff = TextTransformer(cfg, pools).epsilon_at(gold, p_eff)
+        n, hit = sum(v[0] for v in recall.values()), sum(v[1] for v in recall.values())
+        detection = {"gold": str(args.gold_tags), "recall": {t: list(v) for t, v in recall.items()},
+                     "recall_all": hit / n if n else 1.0, "p_eff": p_eff,
+                     "epsilon_effective": _enc(ov_eff),
+                     "types_effective": {t: _enc(e) for t, e in sorted(eps_eff.items())}}
+        lines.append(f"detection recall on gold tokens {hit}/{n}: epsilon at p_eff = p x recall (seed 000 "
+                     f"section 3): {ov_eff.fmt()}")
+    else:
+        detection = {"assumes_perfect_detection": True}
+        lines.append("epsilon assumes perfect detection (no --gold-tags to measure the detector's recall)")
     for line in lines:
         print(line)
     if args.report:
         rep = res.report_dict(args.p)
-        rep.update(leak=leak, dialogue_scope=how, strategies=strategies, seed=args.seed)
+        rep.update(leak=leak, dialogue_scope=how, strategies=strategies, seed=args.seed, detection=detection)
         Path(args.report).parent.mkdir(parents=True, exist_ok=True)
         Path(args.report).write_text(json.dumps(rep, indent=1, sort_keys=True) + "\n")
     return 0
+
+
+def _enc(e) -> dict:
+    import math
+    v = None if e.epsilon is None else ("inf" if math.isinf(e.epsilon) else e.epsilon)
+    return {"epsilon": v, "covered": e.epsilon is not None, "note": e.note, "seed000": e.seed000,
+            "text": e.fmt()}

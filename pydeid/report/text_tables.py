@@ -42,27 +42,41 @@ def _eps(v) -> str:
 
 
 def transform_table(named_reports: list[tuple[str, str]]) -> str:
-    headers = ["output", "strategies", "p", "epsilon (eq. 2)"] + [f"{t} leak" for t in TYPES] + ["leak rate"]
+    headers = ["output", "strategies", "p", "detection recall", "epsilon (eq. 2) at p_eff"] + \
+        [f"{t} leak" for t in TYPES] + ["leak rate"]
     rows = []
     notes: dict[str, str] = {}
     for name, path in named_reports:
         r = _load(path)
         strat = ", ".join(f"{k}={v}" for k, v in sorted(r["strategies"].items()))
-        ov = r["overall"]
-        eps = _eps(ov.get("epsilon")) if ov.get("covered") else "not covered"
+        det = r.get("detection") or {}
+        ov = det.get("epsilon_effective") or r["overall"]
+        eps = ov.get("text") or (_eps(ov.get("epsilon")) if ov.get("covered") else "not covered")
+        if "recall_all" in det:
+            rec = f"{100 * det['recall_all']:.1f} %"
+            if det["recall_all"] < 1:
+                pe = det.get("p_eff", {})
+                eps += f" (p_eff {min(pe.values()):.3f}-{max(pe.values()):.3f})" if pe else ""
+        else:
+            rec = "assumed 100 %"
         leak = r.get("leak") or {}
         per = leak.get("per_type", {})
-        rows.append([name, strat, r["p"], eps] + [per.get(t, None) if per else None for t in TYPES]
+        rows.append([name, strat, r["p"], rec, eps] + [per.get(t, None) if per else None for t in TYPES]
                     + [leak.get("leak_rate")])
-        for t, info in r.get("types", {}).items():
-            if not info.get("covered", True):
-                notes[info["strategy"]] = info.get("note", "")
-    out = markdown_table(headers, [[c * 100 if isinstance(c, float) and i >= 4 else c for i, c in enumerate(row)]
+        for t, info in (det.get("types_effective") or r.get("types", {})).items():
+            if not info.get("covered", True) or info.get("epsilon") == "inf":
+                notes[r.get("types", {}).get(t, {}).get("strategy", info.get("strategy", t))] = info.get("note", "")
+    out = markdown_table(headers, [[c * 100 if isinstance(c, float) and i >= 5 else c for i, c in enumerate(row)]
                                    for row in rows], ".1f")
     out += ("\nLeak = % of gold sensitive tokens of that type that survive in the output (gold tags), '-' when the "
             "output was made from gold tags without a separate check. Epsilon is the seed 000 eq. (2) bound of the "
-            "policy actually used (the maximum over types); 'not covered' means the lemma does not apply, so no "
-            "finite guarantee is claimed.\n")
+            "policy actually used (the maximum over types) at the effective replacement probability p_eff = p x the "
+            "detector's recall of gold sensitive tokens, per type (seed 000 section 3: the recall bounds p); with "
+            "gold tags the recall is 100 % by construction, 'assumed 100 %' = no gold to measure it (the epsilon "
+            "assumes perfect detection). 'not covered' means the lemma does not apply, so no finite guarantee is "
+            "claimed. '(seed 000: 0)': redact and placeholders, which seed 000 section 3 rates epsilon = 0 (a "
+            "replaced token reveals nothing of its original) while the strict eq. (2) gives inf at p < 1 (a "
+            "surviving original is recognisable as such).\n")
     for s, note in sorted(notes.items()):
         out += f"\n- `{s}`: {note}"
     return out + "\n"

@@ -16,6 +16,15 @@ every token the policy can emit). Consequences we report as such:
     length is secret) is outside the lemma: no finite epsilon is claimed.
 Per-type policies (a PER is replaced by a PER) are covered when neighbouring datasets differ in a token of the same
 type, i.e. the entity type itself is treated as public; we say so in every report.
+
+Detection (seed 000 section 3: "the recall of the employed identification method defines an upper bound for p"):
+a sensitive token the detector misses is never replaced, so the algorithm runs at the effective probability
+p_eff = p x recall. `effective_p` measures the recall of the tags used against gold tags (per type, on tokens);
+without gold the epsilon is stated as assuming perfect detection.
+
+Redact and placeholders: seed 000 reads them as epsilon = 0 (a replaced token reveals nothing about its
+original: "case (4)"), whatever p; the strict eq. (2) gives inf at p < 1 (pi(t) = 0 for every original, so an
+original that survives is recognisable as such). Reports carry both (EpsilonReport.seed000).
 """
 
 from __future__ import annotations
@@ -58,13 +67,41 @@ def epsilon_uniform(p: float, n_choices: float) -> float:
 class EpsilonReport:
     epsilon: float | None      # None: not covered by the lemma (no finite value claimed)
     note: str
+    seed000: float | None = None   # the value seed 000's text gives where it differs from the strict eq. (2)
 
     def fmt(self) -> str:
         if self.epsilon is None:
-            return "not covered"
-        if math.isinf(self.epsilon):
-            return "inf"
-        return f"{self.epsilon:.4g}"
+            base = "not covered"
+        elif math.isinf(self.epsilon):
+            base = "inf"
+        else:
+            base = f"{self.epsilon:.4g}"
+        if self.seed000 is not None and self.seed000 != self.epsilon:
+            base += f" (seed 000: {self.seed000:g})"
+        return base
+
+
+def detection_recall(gold_spans, pred_spans, tokens=None) -> dict[str, tuple[int, int]]:
+    """Per gold type: (gold sensitive tokens, of them covered by a predicted span of any type). Only tokens with
+    a letter or digit count (punctuation inside a span is not sensitive). Sentences are aligned lists."""
+    out: dict[str, list[int]] = {}
+    for k, (g, pr) in enumerate(zip(gold_spans, pred_spans)):
+        covered = set()
+        for a, b, _ in pr:
+            covered.update(range(a, b))
+        for a, b, t in g:
+            c = out.setdefault(t, [0, 0])
+            for i in range(a, b):
+                if tokens is not None and not any(ch.isalnum() for ch in tokens[k][i]):
+                    continue
+                c[0] += 1
+                c[1] += i in covered
+    return {t: (v[0], v[1]) for t, v in out.items()}
+
+
+def effective_p(p: float, recall: dict[str, tuple[int, int]]) -> dict[str, float]:
+    """p x recall per type (seed 000 section 3): the probability that a sensitive token is replaced."""
+    return {t: p * (hit / n if n else 1.0) for t, (n, hit) in recall.items()}
 
 
 def combine_max(reports: Iterable[EpsilonReport]) -> EpsilonReport:
@@ -76,4 +113,7 @@ def combine_max(reports: Iterable[EpsilonReport]) -> EpsilonReport:
     if any(r.epsilon is None for r in reports):
         return EpsilonReport(None, "at least one type uses a policy outside the lemma")
     e = max(r.epsilon for r in reports)
-    return EpsilonReport(e, "max over types")
+    seed = None
+    if any(r.seed000 is not None for r in reports):
+        seed = max(r.epsilon if r.seed000 is None else r.seed000 for r in reports)
+    return EpsilonReport(e, "max over types", seed)

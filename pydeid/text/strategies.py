@@ -105,13 +105,19 @@ class Strategy:
         raise NotImplementedError
 
 
-def _constant_eps(p: float, observed: set, emitted, what: str) -> EpsilonReport:
+def _constant_eps(p: float, observed: set, emitted, what: str, seed000: float | None = None) -> EpsilonReport:
+    """seed000: the value seed 000's text gives the strategy (redact, typed placeholder: 0) where the strict
+    eq. (2) differs (inf at p < 1)."""
     if p == 1.0:
         return EpsilonReport(0.0, f"p=1: every private token becomes {what}; {_TYPE_PUBLIC}")
     e = epsilon_eq2(p, {emitted: 1.0}, observed)
     if math.isinf(e):
-        return EpsilonReport(INF, f"p<1: pi(t)=0 for the original tokens ({what} never reproduces them), so a "
-                                  "surviving original is recognisable with certainty")
+        note = (f"strict eq. 2, p<1: pi(t)=0 for the original tokens ({what} never reproduces them), so a "
+                "surviving original is recognisable with certainty")
+        if seed000 is not None:
+            note += (f"; seed 000 sec. 3 gives {seed000:g} (a replaced token reveals nothing of its original, "
+                     "'case (4)')")
+        return EpsilonReport(INF, note, seed000)
     return EpsilonReport(e, f"every private token equals the exemplar: eq.2 gives log(1/p); {_TYPE_PUBLIC}")
 
 
@@ -133,7 +139,7 @@ class Redact(Strategy):
         return [REDACT_TOKEN]
 
     def epsilon(self, typ, p, observed, ctx):
-        return _constant_eps(p, observed, (REDACT_TOKEN,), REDACT_TOKEN)
+        return _constant_eps(p, observed, (REDACT_TOKEN,), REDACT_TOKEN, seed000=0.0)
 
 
 class TypedPlaceholder(Strategy):
@@ -143,7 +149,7 @@ class TypedPlaceholder(Strategy):
         return [typ]
 
     def epsilon(self, typ, p, observed, ctx):
-        return _constant_eps(p, observed, (typ,), f"the label {typ}")
+        return _constant_eps(p, observed, (typ,), f"the label {typ}", seed000=0.0)
 
 
 class Placeholder(Strategy):
@@ -154,7 +160,7 @@ class Placeholder(Strategy):
         return [PLACEHOLDER_TOKEN for _ in toks]
 
     def epsilon(self, typ, p, observed, ctx):
-        return _constant_eps(p, observed, PLACEHOLDER_TOKEN, PLACEHOLDER_TOKEN)
+        return _constant_eps(p, observed, PLACEHOLDER_TOKEN, PLACEHOLDER_TOKEN, seed000=0.0)
 
 
 class PlaceholderEntity(Strategy):
@@ -164,7 +170,7 @@ class PlaceholderEntity(Strategy):
         return [PLACEHOLDER_TOKEN]
 
     def epsilon(self, typ, p, observed, ctx):
-        return _constant_eps(p, observed, (PLACEHOLDER_TOKEN,), PLACEHOLDER_TOKEN)
+        return _constant_eps(p, observed, (PLACEHOLDER_TOKEN,), PLACEHOLDER_TOKEN, seed000=0.0)
 
 
 class NamedPlaceholder(Strategy):
@@ -337,6 +343,19 @@ def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False) -
     return new
 
 
+# words of a spoken number that random_digits keeps as structure ("area code", "double four", "two point five")
+NUMBER_STRUCTURE = frozenset({"area", "code", "double", "triple", "and", "point", "hundred", "thousand", "million",
+                              "extension", "dash", "hash", "star", "plus"})
+
+
+def _flat(observed) -> set:
+    """Tokens of a set of units (words, or tuples of words for entity strategies)."""
+    out = set()
+    for t in observed:
+        out.update(t if isinstance(t, tuple) else (t,))
+    return out
+
+
 class RandomDigits(Strategy):
     name = "random_digits"
     unit = "word"
@@ -357,6 +376,13 @@ class RandomDigits(Strategy):
         return out
 
     def epsilon(self, typ, p, observed, ctx):
+        observed = _flat(observed)
+        # words that are neither numbers nor number structure are kept as they are: not protected at any p
+        kept = sorted(t for t in observed if number_class(t) is None and t.lower() not in NUMBER_STRUCTURE
+                      and any(c.isalnum() for c in t))
+        if kept:
+            return EpsilonReport(INF, f"{len(kept)} of {len(observed)} distinct {typ} tokens are not numbers and "
+                                      "random_digits keeps them unchanged (not protected)")
         if ctx.avoid_original:
             return EpsilonReport(None, "avoid-original: pi(t|t') depends on t', outside the lemma")
         if p == 1.0:
@@ -439,8 +465,8 @@ class FakerSurrogate(_Sampling):
         return val
 
     def epsilon(self, typ, p, observed, ctx):
-        if typ == "NUM":  # replaced by class redraws (see replace)
-            return RandomDigits().epsilon(typ, p, observed, ctx)
+        if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
+            return RandomDigits().epsilon(typ, p, _flat(observed), ctx)
         if p == 1.0 and not ctx.avoid_original:
             return EpsilonReport(0.0, f"p=1; faker surrogates; {_TYPE_PUBLIC}")
         from collections import Counter

@@ -70,7 +70,7 @@ class TransformResult:
     def report_dict(self, p: float) -> dict:
         def enc(e: EpsilonReport):
             return {"epsilon": (None if e.epsilon is None else ("inf" if math.isinf(e.epsilon) else e.epsilon)),
-                    "covered": e.epsilon is not None, "note": e.note}
+                    "covered": e.epsilon is not None, "note": e.note, "seed000": e.seed000, "text": e.fmt()}
         return {"p": p,
                 "types": {t: {"strategy": s.strategy, "entities": s.entities, "units": s.units,
                               "replaced": s.replaced, **enc(self.epsilon[t])} for t, s in sorted(self.stats.items())},
@@ -118,6 +118,27 @@ class TextTransformer:
             overall.note += f"; types kept unprotected and outside the bound: {', '.join(kept)}"
         return TransformResult(out_sents, stats, eps, overall, ctx.pseudonym_map)
 
+    def epsilon_at(self, gold: Sequence[Sentence], p_by_type: dict[str, float]) -> tuple[dict, EpsilonReport]:
+        """Eq. (2) per gold type at its own replacement probability (p x detection recall, seed 000 section 3),
+        over the gold sensitive units, and the max over types."""
+        cfg = self.config
+        ctx = Context(rng=np.random.default_rng(cfg.seed), pools=self.pools, seed=cfg.seed,
+                      exemplars=dict(DEFAULT_EXEMPLARS, **cfg.exemplars), avoid_original=cfg.avoid_original,
+                      faker_locale=cfg.faker_locale)
+        observed: dict[str, set] = {}
+        for s in gold:
+            for a, b, typ in s.spans():
+                strat = self.strategy_for(typ)
+                o = observed.setdefault(typ, set())
+                if strat.unit == "word" or strat.handles_coin:
+                    o.update(s.tokens[a:b])
+                else:
+                    o.add(tuple(s.tokens[a:b]))
+        eps = {t: self.strategy_for(t).epsilon(t, min(1.0, p_by_type.get(t, cfg.p)), o, ctx)
+               for t, o in observed.items()}
+        protected = [e for t, e in eps.items() if not self.strategy_for(t).keeps_types]
+        return eps, combine_max(protected)
+
     def _transform_one(self, tokens, spans, ctx: Context, stats) -> tuple[list[str], list[str]]:
         p = self.config.p
         out_t: list[str] = []
@@ -133,7 +154,8 @@ class TextTransformer:
             if strat.handles_coin:
                 new = strat.replace(orig, typ, ctx)
                 st.units += len(orig)
-                st.replaced += sum(x != y for x, y in zip(orig, new)) if len(new) == len(orig) else len(orig)
+                st.replaced += sum(x.lower() != y.lower() for x, y in zip(orig, new)) if len(new) == len(orig) \
+                    else len(orig)
                 st.observed.update(orig)
             elif getattr(strat, "unit_for", lambda t: strat.unit)(typ) == "word":
                 new = []
@@ -141,8 +163,9 @@ class TextTransformer:
                     st.units += 1
                     st.observed.add(t)
                     if ctx.rng.random() <= p:
-                        new.extend(strat.replace([t], typ, ctx))
-                        st.replaced += 1
+                        r = strat.replace([t], typ, ctx)
+                        new.extend(r)
+                        st.replaced += _changed([t], r)   # only units whose words changed count as replaced
                     else:
                         new.append(t)
             else:
@@ -150,7 +173,7 @@ class TextTransformer:
                 st.observed.add(tuple(orig))
                 if ctx.rng.random() <= p:
                     new = strat.replace(orig, typ, ctx)
-                    st.replaced += 1
+                    st.replaced += _changed(orig, new)
                 else:
                     new = orig
             out_t.extend(new)
@@ -159,6 +182,11 @@ class TextTransformer:
         out_t.extend(tokens[pos:])
         out_g.extend(["O"] * (len(tokens) - pos))
         return out_t, out_g
+
+
+def _changed(orig, new) -> int:
+    """1 when a unit's output differs from its original (case ignored: a case change hides nothing)."""
+    return int([t.lower() for t in orig] != [t.lower() for t in new])
 
 
 def lowercase_sentences(sents: Sequence[Sentence]) -> list[Sentence]:

@@ -56,8 +56,21 @@ def test_wer_table_layout(scored):
     score_decode_dir(data, dec)
     table = wer_table([f"original:small={dec}", f"transformed:small={dec}", f"original:conformer={dec}"])
     lines = table.splitlines()
-    assert lines[0].split("|")[1:4] == [" training data ", " small ", " conformer "]
+    assert [c.strip() for c in lines[0].split("|")[1:4]] == ["training data", "small", "conformer"]
     assert lines[2].startswith("| original ") and "62.50" in lines[2]
-    assert [c.strip() for c in lines[3].split("|")[1:4]] == ["transformed", "62.50", "-"]
+    assert [c.strip() for c in lines[3].split("|")[1:4]] == ["transformed", "62.50 [50.0, 100.0] (8 w)", "-"]
     with pytest.raises(ValueError):
         wer_table(["original-small=" + str(dec)])
+
+
+def test_wer_interval_resamples_speakers(scored):
+    """Speaker a: 3 errors / 6 words, b: 2 / 2. Speaker resamples {a,a}, {a,b}, {b,b} give 50, 62.5 and 100 %,
+    with probabilities 1/4, 1/2, 1/4: the 95 % interval is [50, 100]; one speaker falls back to utterances."""
+    data, dec = scored
+    res = score_decode_dir(data, dec)
+    assert res["all"]["wer_ci95"] == [50.0, 100.0] or res["all"]["wer_ci95"] == (50.0, 100.0)
+    assert "speaker bootstrap" in res["all"]["ci_method"]
+    # speaker a alone: its two utterances (2 errors / 3 words, 1 / 3) are resampled instead
+    assert res["f"]["wer_ci95"] == pytest.approx((100 / 3, 200 / 3))
+    md = (dec.parent / "RESULTS.md").read_text()
+    assert "WER 95 % CI" in md and "[50.0, 100.0]" in md

@@ -112,3 +112,41 @@ def test_det_points_monotone():
     p_fa, p_miss = det_points(rng.normal(1, 1, 50), rng.normal(0, 1, 80))
     assert p_fa[0] == 1.0 and p_miss[0] == 0.0
     assert np.all(np.diff(p_fa) <= 0) and np.all(np.diff(p_miss) >= 0)
+
+
+def test_weighted_eer_is_the_eer_of_the_repeated_trials():
+    from pydeid.attack.metrics import weighted_eer
+    rng = np.random.default_rng(3)
+    tar, non = rng.normal(1.5, 1, 40), rng.normal(0, 1, 200)
+    s = np.round(np.concatenate([tar, non]), 2)          # ties included
+    lab = np.r_[np.ones(40, bool), np.zeros(200, bool)]
+    assert weighted_eer(s, lab, np.ones(240))[0] == pytest.approx(eer(s[lab], s[~lab])[0])
+    w = rng.integers(0, 4, 240)
+    rep, rl = np.repeat(s, w), np.repeat(lab, w)
+    assert weighted_eer(s, lab, w[None, :].astype(float))[0] == pytest.approx(eer(rep[rl], rep[~rl])[0])
+    assert np.isnan(weighted_eer(s, lab, (~lab).astype(float))[0])   # no target weight
+
+
+def test_speaker_bootstrap_interval_is_seeded_and_covers_the_eer():
+    from pydeid.attack.metrics import eer_bootstrap, percentile_ci, speaker_bootstrap_weights
+    rng = np.random.default_rng(0)
+    spk = [f"s{i}" for i in range(8)]
+    enroll, trial_spk, scores, lab = [], [], [], []
+    for e in spk:
+        for t in spk:
+            for _ in range(3):
+                enroll.append(e), trial_spk.append(t), lab.append(e == t)
+                scores.append(rng.normal(1.0 if e == t else 0.0, 1.0))
+    scores, lab = np.array(scores), np.array(lab)
+    w = speaker_bootstrap_weights(enroll, trial_spk, 5, seed=1)
+    # a trial weighs the product of its two speakers' multiplicities; each resample draws 8 speakers
+    assert w.shape == (5, len(scores))
+    assert np.allclose(w.sum(1), 3 * 8 ** 2)        # (sum of multiplicities)^2 pairs, 3 trials each
+    counts = np.sqrt(w[:, lab][:, ::3])             # target trials weigh c_s^2
+    assert np.allclose(counts, np.round(counts)) and np.allclose(counts.sum(1), 8)
+    b1 = eer_bootstrap(scores, lab, enroll, trial_spk, 200, seed=0)
+    b2 = eer_bootstrap(scores, lab, enroll, trial_spk, 200, seed=0)
+    assert np.array_equal(b1, b2, equal_nan=True)
+    lo, hi = percentile_ci(b1)
+    e = eer(scores[lab], scores[~lab])[0]
+    assert lo < e < hi and hi - lo > 0.02

@@ -54,10 +54,21 @@ def test_ner_utility_steps_in_two_lanes(repo_root, mini_corpus, tmp_path):
     assert all(c.exists() for c in cells.values())
     lanes = {n: (exp / "log" / f"ner_utility.{n}.log").read_text() for n in (1, 2)}
     assert "none" in lanes[1] and "same_type" in lanes[1] and "placeholder" in lanes[2]
-    rows = [ln for ln in results.read_text().splitlines() if ln.startswith(("| Replace all", "| No"))]
+    lines = results.read_text().splitlines()
+    rows = [ln for ln in lines if ln.startswith(("| Replace all", "| No")) and "%" in ln]
     assert [r.split("|")[1].strip() for r in rows] == [
         "No replacement", "Replace all NEs with placeholders", "Replace all NEs with same-type NE"]
     assert all(re.search(r"\d+\.\d%", r) for r in rows)
+    # seed 002's protocol: M'(T'), M'(V'), M'(V) and delta = M'(V) - M(V) (one seed: std 0)
+    proto = [ln for ln in lines if ln.startswith(("| Replace all", "| No")) and "%" not in ln]
+    assert len(proto) == 3 and proto[0].split("|")[5].strip() == "-"
+    cells_ = [[c.strip() for c in ln.split("|")[2:6]] for ln in proto[1:]]
+    assert all(re.fullmatch(r"-?\d+\.\d \+- 0\.0", c) for row in cells_ for c in row), cells_
+    import json
+    same = json.loads((exp / "cased-punct" / "same_type" / "results.json").read_text())
+    none = json.loads((exp / "cased-punct" / "none" / "results.json").read_text())
+    assert f"{100 * (same['macro_f1'] - none['macro_f1']):.1f} +- 0.0" == cells_[1][3]
+    assert none["transformed_test_macro_f1"] == none["macro_f1"]    # no replacement: V' = V
     mtimes = {s: c.stat().st_mtime_ns for s, c in cells.items()}
     r = _run(repo_root, args, tmp_path)
     assert r.returncode == 0, r.stderr
@@ -86,5 +97,5 @@ def test_ner_utility_cells_only_side_by_side_then_table(repo_root, mini_corpus, 
     r = _run(repo_root, [*common, "--strategies", "none,placeholder", "--results", str(results), *data], tmp_path)
     assert r.returncode == 0, r.stderr
     assert {s: c.stat().st_mtime_ns for s, c in cells.items()} == mtimes
-    rows = [ln for ln in results.read_text().splitlines() if ln.startswith(("| Replace all", "| No"))]
+    rows = [ln for ln in results.read_text().splitlines() if ln.startswith(("| Replace all", "| No")) and "%" in ln]
     assert len(rows) == 2 and all(re.search(r"\d+\.\d%", r) for r in rows)

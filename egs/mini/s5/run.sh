@@ -9,13 +9,16 @@
 #   2  entity taggers: train flair BiLSTM-CRF on mini_train, tag mini_test (cased, and lower-cased like ASR output);
 #      beside it, the NER-utility cells (a tagger trained on each strategy's transformed mini_train)
 #   3  text transformation of every set (DP epsilon, leak rate), and the train-on-transformed NER utility table
-#   4  voice conversion: VoiceMask, VTLN strategies 1/2/3, McAdams, for the trial/enrollment sets and the
-#      attackers' training sets (same seed: lazy-informed; another seed: semi-informed)
+#   4  voice conversion: VoiceMask, VTLN strategies 1/2/3, McAdams of the published test set; the attackers' own
+#      conversions of ORIGINAL training and enrolment audio (pydeid attack-plan): own seed (lazy-informed,
+#      informed), shifted parameters (parameter-shifted), the publisher's seed (informed-same-draws)
 #   5  masking: the neutral corpus (VTLN strategy 3 voices, sensitive words silenced and removed), leak checks
 #      with the gold CTM (must be zero) and with the aligner's CTM (reported)
 #   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
-#      corpus side by side, both decoded on the original test set (learning branch, seed 004 table 9 layout)
-#   7  x-vector attacks: baseline, ignorant, lazy-informed and semi-informed for every conversion (tables 2-4)
+#      corpus side by side; seed 004 table 9: each decoded on the test set transformed like its training data
+#      (WER on transformed references), plus the neutral model on the original test set (second row)
+#   7  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws for
+#      every conversion (seed 004 tables 2-4; EER with 95 % bootstrap CIs and trial counts)
 #   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0 is the
 #      stage-6 model trained on original data): seed 004 table 1
 #   9  report: summary tables in RESULTS.md, list of plots
@@ -31,11 +34,20 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
 text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p
+text_eps_tagged="same_type@1.0 same_type@0.9"   # on mini_test with the tagger's tags: epsilon at p x recall
 ner_utility_epochs=15
 ner_utility_strategies=none,placeholder,same_type,single_same_type,full_entity
 ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+ner_utility_seeds=                 # comma list; empty: --seed alone (mean +- std needs several)
+tables=demo          # demo: the tables that fit the 15-minute budget; full: also seed 004 tables 6-7 complete (four
+                     # variants, every strategy row incl. multi-word NEs with placeholders) with seed 002's protocol
+                     # over 3 seeds (72 NER cells: about 2 h of CPU), and the parameter-shifted and
+                     # informed-same-draws attacks
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
+attack_scenarios="ignorant lazy-informed informed"   # README: scenarios (--tables full adds parameter-shifted and
+                     # informed-same-draws: ~170 s of CPU more, beyond the 15-minute demo)
+attacker_seed=            # the attackers' own draws; empty: --seed + 1 (informed-same-draws uses --seed)
 xvector_train_per_spk=2   # utterances per speaker (x 48 speakers) converted for the informed attackers' training
 asr_config=conf/asr/small.yaml
 asr_max_epoch=15     # the demo's 15-minute budget: 15 of the small tier's 20 epochs (dev CER 29.6 vs 28.5 %, WER
@@ -49,8 +61,22 @@ mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 
 . ./path.sh
 . ./cmd.sh
-help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] (see the header of $0)"
+help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] [--tables demo|full] (see the header of $0)"
 . utils/parse_options.sh
+
+case $tables in
+  demo) ;;
+  full) ner_utility_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+        ner_utility_variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+        ner_utility_seeds=$seed,$((seed + 1)),$((seed + 2))
+        for sc in parameter-shifted informed-same-draws; do
+          case " $attack_scenarios " in *" $sc "*) ;; *) attack_scenarios+=" $sc" ;; esac
+        done ;;
+  *) echo "$0: --tables must be demo or full, got '$tables'" >&2; exit 1 ;;
+esac
+nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs"
+        --seed "$seed" --cmd "$train_cmd")
+[ -n "$ner_utility_seeds" ] && nuopts+=(--seeds "$ner_utility_seeds")
 
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
@@ -61,7 +87,12 @@ wait_all() {  # wait for every background job; if one failed, stop naming the lo
   [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
 }
 results=RESULTS.md
-semi_seed=$((seed + 1))
+[ -n "$attacker_seed" ] || attacker_seed=$((seed + 1))
+attack_plan() {  # the attackers' conversions (always of original audio) and attacks (pydeid.attack.scenarios)
+  pydeid attack-plan --scenarios "original $attack_scenarios" --voice-configs "$voice_configs" --seed "$seed" \
+    --attacker-seed "$attacker_seed" --train data/mini_train_xv --enroll data/mini_test_enroll \
+    --trial data/mini_test_trial --model exp/xvector_original
+}
 sets="mini_train mini_dev mini_test"
 nmethod=${neutral_voice%%:*}; nstrat=${neutral_voice#*:}
 vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }   # vtln:3 -> vtln3, voicemask:- -> voicemask
@@ -100,8 +131,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
       data/mini_train data/mini_dev exp/ner; } && tag_test &
   for st in ${ner_utility_strategies//,/ }; do
     free_lane
-    steps/ner_utility.sh --ner-config "$ner_config" --variants "$ner_utility_variants" --seed "$seed" \
-      --max-epochs "$ner_utility_epochs" --cmd "$train_cmd" --cells-only true --strategies "$st" \
+    steps/ner_utility.sh "${nuopts[@]}" --cells-only true --strategies "$st" \
       data/mini_train data/mini_dev data/mini_test exp/ner_utility &
   done
   wait_all "exp/ner/log/train.log, exp/tags/mini_test_*/log/*.log or exp/ner_utility/log/cells.*.log"
@@ -127,6 +157,14 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       data/mini_train data/mini_train/tags.conll $o/data >/dev/null
     eps_args+=(--transform "mini_train, $st, p=$p=$o/report.json")
   done
+  # with automatic tags a missed token is never replaced: epsilon at p_eff = p x the tagger's recall on gold
+  for sp in $text_eps_tagged; do
+    st=${sp%%@*}; p=${sp#*@}; o=exp/text_eps/mini_test_tagged_${st}_p$p
+    done_ok $o/data || steps/transform_text.sh --strategy "default=$st" --p "$p" --seed "$seed" \
+      --secret-dir exp/secrets/text_eps --exp-dir $o --gold-tags data/mini_test/tags.conll \
+      data/mini_test exp/tags/mini_test_cased/tags.conll $o/data >/dev/null
+    eps_args+=(--transform "mini_test (tagger's tags), $st, p=$p=$o/report.json")
+  done
   pydeid text-results --results "$results" \
     --tagging "flair+grammar, cased input=exp/tags/mini_test_cased/metrics.json" \
     --tagging "flair+grammar, lower-cased input (ASR-like)=exp/tags/mini_test_lc/metrics.json" \
@@ -134,21 +172,20 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     --transform "mini_dev (gold tags)=exp/transform_text/mini_dev/report.json" \
     --transform "mini_test (tagger's tags)=exp/transform_text/mini_test/report.json" \
     "${eps_args[@]}"
-  steps/ner_utility.sh --ner-config "$ner_config" --strategies "$ner_utility_strategies" \
-    --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs" --seed "$seed" --results "$results" \
-    --nj "$nj" --cmd "$train_cmd" data/mini_train data/mini_dev data/mini_test exp/ner_utility
+  steps/ner_utility.sh "${nuopts[@]}" --strategies "$ner_utility_strategies" --results "$results" --nj "$nj" \
+    data/mini_train data/mini_dev data/mini_test exp/ner_utility
 fi
 
-convert() {  # convert <method> <strategy> <in-data> <out-data> <seed>
+convert() {  # convert <method> <strategy> <in-data> <out-data> <seed> [transform_voice.sh options]
   local opts=(--method "$1" --seed "$5" --resume true --nj "$nj" --cmd "$train_cmd")
   # every VTLN run of a seed shares one target pool (the mini_dev speakers' models, built once)
   [ "$1" = vtln ] && opts+=(--strategy "$2" --target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s$5.npz")
-  done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "$3" "exp/voice/$(basename "$4")" "$4"
+  done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "${@:6}" "$3" "exp/voice/$(basename "$4")" "$4"
 }
 
-convert_vtln() {  # convert_vtln <in-data> <strategy>:<seed>:<out-data> ...: the outputs of one input in one pass
-  local in=$1 first= spec st sd out also=()
-  shift
+convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ...: the outputs
+  local in=$1 tdata=$2 pool=$3 first= spec st sd out also=()   # of one input in one pass
+  shift 3
   for spec in "$@"; do
     IFS=: read -r st sd out <<<"$spec"
     done_ok "$out" && continue
@@ -157,39 +194,50 @@ convert_vtln() {  # convert_vtln <in-data> <strategy>:<seed>:<out-data> ...: the
   [ -n "$first" ] || return 0
   IFS=: read -r st sd out <<<"$first"
   steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --resume true --nj "$nj" --cmd "$train_cmd" \
-    --target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s{seed}.npz" --also "${also[*]}" \
+    --target-data "$tdata" --pool-file "$pool" --also "${also[*]}" \
     "$in" "exp/voice/$(basename "$out")" "$out"
 }
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: voice conversion ($voice_configs); VTLN targets: the mini_dev speakers"
-  # the informed attackers train on a per-speaker subset of mini_train, converted like the published data
+  # the informed attackers train on a per-speaker subset of mini_train (original audio), converted by themselves
   [ -d data/mini_train_xv ] || utils/subset_data_dir.sh --per-spk "$xvector_train_per_spk" data/mini_train data/mini_train_xv
-  # every VTLN output of an input in one pass (its WORLD analysis serves all strategies and both seeds)
-  vtln_strategies=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
-  if [ -n "$vtln_strategies" ]; then
-    log "  vtln strategies" $vtln_strategies
-    convert_vtln data/mini_test $(for st in $vtln_strategies; do echo "$st:$seed:data/mini_test_vtln$st"; done)
-    convert_vtln data/mini_train_xv $(for st in $vtln_strategies; do
-      echo "$st:$seed:data/mini_train_xv_vtln$st $st:$semi_seed:data/mini_train_xv_vtln${st}_s$semi_seed"; done)
-    convert_vtln data/mini_test_enroll $(for st in $vtln_strategies; do
-      echo "$st:$semi_seed:data/mini_test_enroll_vtln${st}_s$semi_seed"; done)
+  # the parameter-shifted attacker's own VTLN target pool: 2 female + 2 male mini_train speakers (not the
+  # publisher's mini_dev targets)
+  if [ ! -d data/mini_train_vtlnpool ]; then
+    { awk '$2=="f"{print $1}' data/mini_train/spk2gender | head -n 2
+      awk '$2=="m"{print $1}' data/mini_train/spk2gender | head -n 2; } | LC_ALL=C sort >data/.vtlnpool_spk
+    utils/subset_data_dir.sh --spk-list data/.vtlnpool_spk data/mini_train data/mini_train_vtlnpool >/dev/null
+    rm -f data/.vtlnpool_spk
   fi
+  # the published test set: every VTLN output in one pass; converted as a whole (as its owner would), the
+  # trial part is its subset
+  vtln_strategies=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
+  [ -n "$vtln_strategies" ] && convert_vtln data/mini_test data/mini_dev exp/voice/vtln_pool_s{seed}.npz \
+    $(for st in $vtln_strategies; do echo "$st:$seed:data/mini_test_vtln$st"; done)
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    log "  $v"
-    # the published test set is converted as a whole (as its owner would); enrollment and trials are its parts
     convert "$m" "$st" data/mini_test "data/mini_test_$v" "$seed"
-    for part in enroll trial; do
-      done_ok "data/mini_test_${part}_$v" && continue
-      utils/subset_data_dir.sh --utt-list "data/mini_test_$part/utt2spk" "data/mini_test_$v" \
-        "data/mini_test_${part}_$v" >/dev/null
-    done
+    done_ok "data/mini_test_trial_$v" || utils/subset_data_dir.sh --utt-list data/mini_test_trial/utt2spk \
+      "data/mini_test_$v" "data/mini_test_trial_$v" >/dev/null
     cp data/mini_test_trial/trials "data/mini_test_trial_$v/trials"
-    convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_$v" "$seed"
-    # the semi-informed attacker converts its own enrollment and training data with its own draws
-    convert "$m" "$st" data/mini_test_enroll "data/mini_test_enroll_${v}_s$semi_seed" "$semi_seed"
-    convert "$m" "$st" data/mini_train_xv "data/mini_train_xv_${v}_s$semi_seed" "$semi_seed"
+  done
+  # the attackers' own conversions, always of ORIGINAL audio (mini_train_xv, mini_test_enroll): own seed
+  # (lazy-informed, informed), shifted parameters (parameter-shifted), the publisher's seed (informed-same-draws)
+  mkdir -p exp
+  attack_plan >exp/attack_plan.txt
+  mapfile -t plan <exp/attack_plan.txt
+  for line in "${plan[@]}"; do
+    read -r -a f <<<"$line"
+    case ${f[0]} in   # pydeid attack-plan lines: vtln <shifted> <src> <spec>... | convert <m> <st> <seed> <shifted> <src> <out>
+      vtln) if [ "${f[1]}" = 1 ]; then
+              convert_vtln "${f[2]}" data/mini_train_vtlnpool "exp/voice/vtln_pool_shift_s{seed}.npz" "${f[@]:3}"
+            else
+              convert_vtln "${f[2]}" data/mini_dev "exp/voice/vtln_pool_s{seed}.npz" "${f[@]:3}"
+            fi ;;
+      convert) vopts=(); [ "${f[4]}" = 1 ] && vopts=(--voice-config "conf/voice/${f[1]}_shifted.yaml")
+               convert "${f[1]}" "${f[2]}" "${f[5]}" "${f[6]}" "${f[3]}" "${vopts[@]}" ;;
+    esac
   done
 fi
 
@@ -233,25 +281,34 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   pid=$!
   train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral || { wait $pid || true; exit 1; }
   wait $pid
-  # the two models decode side by side, one job each (a decoding job spends ~8 s loading ESPnet)
-  for model in original neutral; do
-    d=exp/asr_${tier}_$model/decode_mini_test   # kept when current (stage 8 reuses the original model's)
+  # seed 004 table 9: each model decoded on the test set prepared like its training data (the neutral model on
+  # the neutral mini_test: converted voices, entities silenced, references with the entities removed); the neutral
+  # model on the original test set is a second, labelled row. One job each, $nj at a time.
+  for spec in original:mini_test neutral:mini_test neutral:mini_test_neutral; do
+    model=${spec%%:*}; set_=${spec#*:}
+    d=exp/asr_${tier}_$model/decode_$set_   # kept when current (stage 8 reuses the original model's)
     free_lane
     steps/decode_asr.sh --nj 1 --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
-      "exp/asr_${tier}_$model" data/mini_test "$d" &
+      "exp/asr_${tier}_$model" "data/$set_" "$d" &
   done
-  wait_all "exp/asr_${tier}_*/decode_mini_test/log/decode.*.log"
-  for model in original neutral; do
-    steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on $model data, decoded on the original mini_test" \
-      data/mini_test "exp/asr_${tier}_$model/decode_mini_test"
-  done
+  wait_all "exp/asr_${tier}_*/decode_mini_test*/log/decode.*.log"
+  steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on original data, decoded on the original mini_test" \
+    data/mini_test "exp/asr_${tier}_original/decode_mini_test"
+  steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on neutral data, decoded on the original mini_test" \
+    data/mini_test "exp/asr_${tier}_neutral/decode_mini_test"
+  steps/score.sh --results "$results" \
+    --title "ASR ($tier + LM) trained on neutral data, decoded on the neutral mini_test (transformed references)" \
+    data/mini_test_neutral "exp/asr_${tier}_neutral/decode_mini_test_neutral"
   pydeid asr-wer-table --results "$results" \
+    --title "WER (%) of ASR trained on original and transformed data (seed 004 table 9)" \
+    --note "Rows as seed 004 section 5.2 defines them: original = trained on original data, decoded on the original mini_test; transformed = trained on the neutral corpus, decoded on the neutral mini_test (converted voices, entities silenced) and scored against its transformed references (entities removed). The third row is the harsher measure the demo reported before: the neutral model on the original test set, whose entity words it never heard." \
     "original:$tier=exp/asr_${tier}_original/decode_mini_test" \
-    "transformed:$tier=exp/asr_${tier}_neutral/decode_mini_test"
+    "transformed:$tier=exp/asr_${tier}_neutral/decode_mini_test_neutral" \
+    "transformed model on the original test set:$tier=exp/asr_${tier}_neutral/decode_mini_test"
 fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
-  log "stage 7: x-vector attacks in three scenarios for $voice_configs"
+  log "stage 7: x-vector attacks (original, $attack_scenarios) for $voice_configs"
   steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads "$nj" \
     data/mini_train exp/xvector_original
   # the original and ignorant attackers share this model and the embeddings of its training and enrollment data:
@@ -271,26 +328,20 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
     [ -f "exp/attack/$name/scores/metrics.json" ] && return 0
     free_lane
     steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" "$tr" "$en" "$te" \
-      "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
+      "exp/attack/$name" </dev/null >"exp/attack/$name.log" 2>&1 &
   }
   mkdir -p exp/attack
-  attack original original none - data/mini_train data/mini_test_enroll data/mini_test_trial \
-    --model exp/xvector_original
-  for scenario in ignorant lazy-informed semi-informed; do
-    for vc in $voice_configs; do
-      m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-      # rho_F0 (original vs converted trials) is the conversion's: measured once, kept for the other attacks
-      opts=(--orig-trial data/mini_test_trial --pitch-cache "exp/attack/pitch_$v.json")
-      case $scenario in
-        ignorant) attack ignorant "ignorant_$v" "$m" "$st" data/mini_train data/mini_test_enroll \
-                    "data/mini_test_trial_$v" --model exp/xvector_original "${opts[@]}" ;;
-        lazy-informed) attack lazy-informed "lazy-informed_$v" "$m" "$st" "data/mini_train_xv_$v" \
-                         "data/mini_test_enroll_$v" "data/mini_test_trial_$v" "${opts[@]}" ;;
-        # the semi-informed attacker converts its own enrollment and training data with its own draws
-        semi-informed) attack semi-informed "semi-informed_$v" "$m" "$st" "data/mini_train_xv_${v}_s$semi_seed" \
-                         "data/mini_test_enroll_${v}_s$semi_seed" "data/mini_test_trial_$v" "${opts[@]}" ;;
-      esac
-    done
+  attack_plan >exp/attack_plan.txt
+  mapfile -t plan <exp/attack_plan.txt
+  for line in "${plan[@]}"; do
+    read -r kind sc name m st tr model en te <<<"$line"
+    [ "$kind" = attack ] || continue
+    opts=()
+    # rho_F0 (original vs converted trials) is the conversion's: measured once, kept for the other attacks
+    [ "$m" != none ] && opts=(--orig-trial data/mini_test_trial --pitch-cache "exp/attack/pitch_$(basename "$te").json")
+    [ "$model" != - ] && opts+=(--model "$model")
+    [ "$tr" = - ] && tr=data/mini_train
+    attack "$sc" "$name" "$m" "$st" "$tr" "$en" "$te" "${opts[@]}"
   done
   wait
   for name in "${attacks[@]}"; do
@@ -299,7 +350,7 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
     grep -E "scores cosine pooled:" "exp/attack/$name.log" || true
   done
   # cosine: the informed attackers train on 96 utterances, too few for a PLDA (both backends are in the tables)
-  pydeid attack-table --results "$results" --backend cosine exp/attack/*/scores
+  pydeid attack-table --results "$results" --backend cosine $(printf "exp/attack/%s/scores " "${attacks[@]}")
 fi
 
 if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
