@@ -34,8 +34,9 @@ def _grammar(text):
 # ------------------------------------------------------------------------------------------ defaults
 def test_default_set_needs_no_model_and_flair_joins_with_one():
     cfg = DetectionConfig()
-    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer"]
-    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "flair"]
+    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "categories"]
+    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "categories",
+                                                                       "flair"]
 
 
 def test_default_detectors_on_cased_and_asr_text(default_detection):
