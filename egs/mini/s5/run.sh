@@ -17,6 +17,8 @@
 #   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
 #      corpus side by side; seed 004 table 9: each decoded on the test set transformed like its training data
 #      (WER on transformed references), plus the neutral model on the original test set (second row)
+#   6b (--spoken-pseudonyms true) the neutral corpus with spoken surrogates instead of silence, its ESPnet model,
+#      silence vs spoken table (local/mini/spoken_pseudonyms.sh)
 #   7  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws for
 #      every conversion (seed 004 tables 2-4; EER with 95 % bootstrap CIs and trial counts)
 #   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0 is the
@@ -56,6 +58,8 @@ lm_config=conf/asr/lm.yaml
 lm_max_epoch=        # empty: the config's (20; 12 epochs cost 5.6 points of WER on mini_test, measured)
 xvector_config=conf/xvector/mini.yaml
 adversarial=true
+spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its ASR (~30 CPU-min; beyond the demo
+                         # budget): local/mini/spoken_pseudonyms.sh, table 'spoken-pseudonyms'
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 
@@ -305,6 +309,13 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     "original:$tier=exp/asr_${tier}_original/decode_mini_test" \
     "transformed:$tier=exp/asr_${tier}_neutral/decode_mini_test_neutral" \
     "transformed model on the original test set:$tier=exp/asr_${tier}_neutral/decode_mini_test"
+fi
+
+if [ $stage -le 6 ] && [ $stop_stage -ge 6 ] && $spoken_pseudonyms; then
+  log "stage 6b: spoken pseudonyms (neutral corpus with spoken surrogates, its ASR, silence vs spoken table)"
+  local/mini/spoken_pseudonyms.sh --seed "$seed" --nj "$nj" --neutral-voice "$neutral_voice" \
+    --mask-tags "$mask_tags" --text-strategy "$text_strategy" --asr-config "$asr_config" \
+    --asr-max-epoch "$asr_max_epoch" --lm-config "$lm_config" --lm-max-epoch "$lm_max_epoch" --results "$results"
 fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
