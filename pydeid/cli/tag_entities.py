@@ -5,9 +5,14 @@ HELP = ("tag entities with flair / grammars / capitalisation / spaCy combined by
         "detectors column")
 
 
+OUTPUTS = ("out_conll",)
+DETECTORS = ("flair", "grammar", "capitalisation", "spacy")
+
+
 def add_arguments(p):
+    from pydeid.cli._types import name_list
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
-    p.add_argument("--detectors", default=None, help="comma list: flair,grammar,capitalisation,spacy")
+    p.add_argument("--detectors", default=None, type=name_list(DETECTORS), help="comma list: flair,grammar,capitalisation,spacy")
     p.add_argument("--combine", default=None, choices=["union", "priority"])
     p.add_argument("--model", default=None, help="flair model dir (from train-ner) for the flair detector")
     p.add_argument("--lowercase-input", action="store_true", help="lower-case tokens first (simulate ASR output)")

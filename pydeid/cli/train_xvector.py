@@ -4,6 +4,9 @@ COMMAND = "train-xvector"
 HELP = "train the attacker's speaker-embedding network (x-vector or ECAPA-TDNN, speechbrain) on a data dir"
 
 
+OUTPUTS = ("model_dir",)
+
+
 def add_arguments(p):
     p.add_argument("--config", default=None, help="YAML config (conf/xvector/*.yaml); defaults otherwise")
     p.add_argument("--seed", type=int, default=0)

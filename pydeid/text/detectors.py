@@ -113,9 +113,8 @@ class DetectionConfig:
     def from_yaml(cls, path, **overrides) -> "DetectionConfig":
         d = {}
         if path:
-            import yaml
-            with open(path, encoding="utf-8") as f:
-                d = yaml.safe_load(f) or {}
+            from pydeid.io.config import dataclass_keys, load_yaml
+            d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)})
         d.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
 

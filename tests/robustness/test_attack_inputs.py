@@ -20,8 +20,10 @@ def test_make_trials_enroll_fraction_above_one(cli, base):
             "--enroll-fraction", outputs=[base / "enr", base / "tri"])
 
 
-def test_make_trials_more_enrollment_than_utterances(cli, base):
-    refused(cli("make-trials", "--num-enroll", "5", base / "data", base / "enr", base / "tri"), 1, "data",
+def test_make_trials_without_any_speaker_of_two_utterances(cli, base):
+    """Before: two empty-ish data dirs and an empty trials file, exit 0."""
+    DataDir.read(base / "data").subset(["spkA-d1-01", "spkB-d1-01"]).write(base / "one")
+    refused(cli("make-trials", base / "one", base / "enr", base / "tri"), 1, "one/utt2spk",
             outputs=[base / "enr", base / "tri"])
 
 

@@ -145,11 +145,12 @@ def test_tag_entities_config_yaml_syntax_error(cli, base):
             outputs=[base / "out.conll"])
 
 
-def test_text_metrics_unknown_entity_type_in_gold(cli, base):
+def test_text_metrics_gold_with_duplicate_id(cli, base):
+    """Before: the second sentence silently replaced the first."""
     gold = base / "gold.conll"
-    gold.write_text((base / "tags.conll").read_text().replace("Paris\tB-LOC", "Paris\tB-PLACE"))
+    gold.write_text((base / "tags.conll").read_text() + "\n# id = spkA-d1-02\nmeet\tO\nme\tO\nin\tO\nParis\tO\n")
     refused(cli("text-metrics", "--pred", base / "tags.conll", "--json", base / "m.json", gold), 1, "gold.conll:",
-            "PLACE", outputs=[base / "m.json"])
+            "spkA-d1-02", outputs=[base / "m.json"])
 
 
 def test_text_metrics_non_utf8_prediction(cli, base):
