@@ -126,3 +126,10 @@ def test_verify_masked_dir_with_partial_utt2dur(cli, base, masked):
     u = masked / "utt2dur"
     u.write_text(u.read_text().splitlines(True)[0])
     refused(verify(cli, base), 1, "masked/utt2dur")
+
+
+def test_align_accuracy_hypothesis_with_nan_time(cli, base):
+    hyp = base / "hyp.ctm"
+    hyp.write_text((base / "words.ctm").read_text().replace(" 1 0.100", " 1 nan", 1))
+    refused(cli("align-accuracy", "--results", base / "RESULTS.md", base / "words.ctm", hyp), 1, "hyp.ctm:1",
+            outputs=[base / "RESULTS.md"])

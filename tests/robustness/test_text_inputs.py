@@ -158,3 +158,14 @@ def test_text_metrics_non_utf8_prediction(cli, base):
     pred.write_bytes((base / "tags.conll").read_bytes().replace(b"Paris", b"Par\xefs"))
     refused(cli("text-metrics", "--pred", pred, "--json", base / "m.json", base / "tags.conll"), 1, "pred.conll:",
             outputs=[base / "m.json"])
+
+
+def test_ner_config_unknown_key(tmp_path):
+    """train-ner reads its config before importing flair: a typo is an error naming the allowed keys (before: a
+    warning, and training went on with the default)."""
+    from pydeid.io import FormatError
+    from pydeid.text.flair_ner import NerConfig
+    conf = tmp_path / "ner.yaml"
+    conf.write_text("max_epochs: 3\nlearning_rat: 0.1\n")
+    with pytest.raises(FormatError, match=r"ner.yaml:2: unknown key 'learning_rat'; allowed: .*learning_rate"):
+        NerConfig.from_yaml(conf)
