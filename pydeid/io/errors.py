@@ -50,7 +50,8 @@ def read_lines(path: str | os.PathLike, strict_kaldi: bool = False):
             raise FormatError(path, lineno, f"not UTF-8 (byte 0x{raw[e.start]:02x} at column {e.start + 1}); "
                                             f"convert the file to UTF-8 (e.g. iconv -t UTF-8)") from None
         if strict_kaldi and line.endswith("\r"):
-            raise FormatError(path, lineno, "CRLF line ending (Windows); Kaldi rejects it: convert with dos2unix")
+            raise FormatError(path, lineno, "CRLF line ending (Windows); Kaldi rejects it: convert with dos2unix "
+                                            "or utils/fix_data_dir.sh")
         yield lineno, line
     if strict_kaldi and not last_ok:
         raise FormatError(path, len(lines), "no newline at the end of the file; Kaldi rejects it")

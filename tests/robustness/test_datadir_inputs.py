@@ -122,3 +122,15 @@ def test_copy_data_dir_from_an_invalid_dir(cli, base):
 
 def test_split_into_more_parts_than_speakers(cli, base):
     refused(cli("data-dir", "split", base / "data", "3"), 1, "data", outputs=[base / "data" / "split3"])
+
+
+def test_fix_data_dir_normalises_crlf_and_says_so(cli, base, caplog):
+    """The one tool that rewrites tables in place normalises what validation refuses, saying so."""
+    t = base / "data" / "text"
+    t.write_bytes(t.read_bytes().replace(b"\n", b"\r\n").rstrip(b"\n"))
+    rc, out, err = cli("data-dir", "fix", "--no-backup", base / "data")
+    assert rc == 0, err
+    assert "CRLF" in caplog.text
+    assert b"\r" not in t.read_bytes() and t.read_bytes().endswith(b"\n")
+    rc, out, err = validate(cli, base / "data")
+    assert rc == 0, err
