@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from conftest import SR, refused
+from robust_helpers import SR, refused
 from pydeid.io import DataDir
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import soundfile as sf
 
-from conftest import SR, refused, snapshot
+from robust_helpers import SR, refused, snapshot
 
 
 def tv(cli, base, *opts, out="out", exp="exp"):

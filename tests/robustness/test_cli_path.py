@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import soundfile as sf
 
-from conftest import SR, refused, voiced
+from robust_helpers import SR, refused, voiced
 from pydeid.io import DataDir
 
 

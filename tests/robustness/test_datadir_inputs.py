@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import refused
+from robust_helpers import refused
 
 
 def validate(cli, d):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import refused, snapshot
+from robust_helpers import refused, snapshot
 
 
 def mask(cli, base, *opts, ctm=None, tags=None, out="out"):

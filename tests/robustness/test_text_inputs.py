@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import refused, snapshot
+from robust_helpers import refused, snapshot
 
 
 def tt(cli, base, *opts, tags=None, out="out"):
