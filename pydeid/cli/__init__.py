@@ -121,7 +121,10 @@ def run_parsed(args) -> int:
     except SystemExit as e:
         if isinstance(e.code, str):  # raise SystemExit("message") in a subcommand: an error like any other
             _remove_new(outputs, existed)
-            print(f"pydeid {args.command}: ERROR: {e.code}", file=sys.stderr)
+            first, *rest = e.code.splitlines() or [""]
+            print(f"pydeid {args.command}: ERROR: {first}", file=sys.stderr)
+            for line in rest:  # a usage text after the error line
+                print(line, file=sys.stderr)
             return 1
         raise
     except Exception as e:  # noqa: BLE001 - the one error path of the CLI
@@ -129,6 +132,7 @@ def run_parsed(args) -> int:
         if debug:
             raise
         msg, status = error_line(e)
+        msg = " | ".join(x.strip() for x in msg.splitlines() if x.strip())  # one line, whatever the message holds
         print(f"pydeid {args.command}: ERROR: {msg}", file=sys.stderr)
         return status
     return int(rc or 0)
