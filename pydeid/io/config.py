@@ -25,9 +25,10 @@ def check_keys(path, text: str, conf: dict, allowed, where: str = "") -> None:
                                                       f"{', '.join(sorted(allowed))}")
 
 
-def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None) -> dict:
+def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None, values: dict | None = None) -> dict:
     """The mapping of a YAML file. allowed: the top-level keys it may hold (None: any); nested: {key: allowed
-    sub-keys} for keys whose value is itself a mapping (e.g. world: {f0_method, frame_period, fft_size})."""
+    sub-keys} for keys whose value is itself a mapping (e.g. world: {f0_method, frame_period, fft_size});
+    values: {key: allowed names} for keys whose value (or each item of a list value) is a name."""
     import yaml
     path = Path(path)
     try:
@@ -55,6 +56,13 @@ def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None)
         if not isinstance(sub, dict):
             raise FormatError(path, _key_line(text, key), f"'{key}' must be a mapping")
         check_keys(path, text, sub, sub_allowed, where=f"{key}.")
+    for key, names in (values or {}).items():
+        v = conf.get(key)
+        items = v if isinstance(v, list) else [] if v is None else [v]
+        bad = [x for x in items if x not in names]
+        if bad:
+            raise FormatError(path, _key_line(text, key), f"{key}: unknown name {bad[0]!r}; allowed: "
+                                                          f"{', '.join(map(str, names))}")
     return conf
 
 

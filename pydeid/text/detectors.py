@@ -114,7 +114,9 @@ class DetectionConfig:
         d = {}
         if path:
             from pydeid.io.config import dataclass_keys, load_yaml
-            d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)})
+            names = ("flair", "grammar", "capitalisation", "spacy")
+            d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)},
+                          values={"detectors": names, "priority": names, "combine": ("union", "priority")})
         d.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
 

@@ -169,3 +169,10 @@ def test_ner_config_unknown_key(tmp_path):
     conf.write_text("max_epochs: 3\nlearning_rat: 0.1\n")
     with pytest.raises(FormatError, match=r"ner.yaml:2: unknown key 'learning_rat'; allowed: .*learning_rate"):
         NerConfig.from_yaml(conf)
+
+
+def test_tag_entities_config_unknown_detector_name(cli, base):
+    conf = base / "detect.yaml"
+    conf.write_text("combine: union\ndetectors: [grammar, flairr]\n")
+    refused(cli("tag-entities", "--config", conf, base / "data", base / "out.conll"), 1, "detect.yaml:2", "flairr",
+            outputs=[base / "out.conll"])
