@@ -179,11 +179,13 @@ def _line_of(table: dict[str, str], key: str) -> int:
     return 0
 
 
-def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_text: bool = False) -> None:
+def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_text: bool = False,
+                      no_spk_sort: bool = False) -> None:
     """Raise FormatError (file:line: message) on the first inconsistency; return None when valid.
 
     check_audio=True also opens every audio entry (slow on big corpora: Kaldi's --no-wav default is the
     inverse, we keep it off by default and the recipes switch it on after writing audio).
+    no_spk_sort: as Kaldi's --no-spk-sort, do not require utt2spk to be sorted by speaker too.
     """
     path = Path(path)
     if not path.is_dir():
@@ -211,7 +213,7 @@ def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_tex
                               f"speaker '{spk}' disagrees with utt2spk (extra {extra[:3]}, missing {miss[:3]}, "
                               f"or unsorted); regenerate with utils/utt2spk_to_spk2utt.pl")
     by_speaker = [u for utts in expected.values() for u in utts]
-    if by_speaker != list(utt2spk):
+    if by_speaker != list(utt2spk) and not no_spk_sort:
         i = next(i for i, (a, b) in enumerate(zip(by_speaker, utt2spk)) if a != b)
         utt = list(utt2spk)[i]
         raise FormatError(path / "utt2spk", i + 1,

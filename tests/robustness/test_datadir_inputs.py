@@ -134,3 +134,15 @@ def test_fix_data_dir_normalises_crlf_and_says_so(cli, base, caplog):
     assert b"\r" not in t.read_bytes() and t.read_bytes().endswith(b"\n")
     rc, out, err = validate(cli, base / "data")
     assert rc == 0, err
+
+
+def test_no_spk_sort_accepts_what_kaldi_accepts_with_it(base, repo_root):
+    import subprocess
+    d = base / "data"
+    (d / "utt2spk").write_text("spkA-d1-01 spkB\nspkA-d1-02 spkA\nspkB-d1-01 spkB\n")
+    (d / "spk2utt").write_text("spkA spkA-d1-02\nspkB spkA-d1-01 spkB-d1-01\n")
+    script = repo_root / "utils" / "validate_data_dir.sh"
+    p = subprocess.run([str(script), str(d)], capture_output=True, text=True)
+    assert p.returncode == 1 and "breaks the speaker order" in p.stderr and "Traceback" not in p.stderr
+    p = subprocess.run([str(script), "--no-spk-sort", str(d)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
