@@ -40,13 +40,18 @@ def test_run_pl_refuses_like_kaldi(tmp_path, opts, name):
 def test_jobs_die_with_a_sigkilled_run_pl(tmp_path):
     """Before: the jobs kept running and writing after the step had reported failure."""
     proc = subprocess.Popen([sys.executable, str(RUN_PL), "JOB=1:2", tmp_path / "log" / "j.JOB.log",
-                             "sleep 2 && touch", tmp_path / "late.JOB"], cwd=tmp_path,
+                             "sleep", "2", "&&", "touch", tmp_path / "late.JOB"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 10
     while time.time() < deadline and len(list((tmp_path / "log").glob("j.*.log"))) < 2:
         time.sleep(0.05)
-    time.sleep(0.3)
+    time.sleep(0.5)
+    assert "Ended" not in (tmp_path / "log" / "j.1.log").read_text()   # the jobs are running
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     time.sleep(3)
     assert not list(tmp_path.glob("late.*")), "a job kept running after run.pl was killed"
+    # the same jobs complete when run.pl is left alone (the test can fail)
+    p = run_pl("JOB=1:2", tmp_path / "log2" / "j.JOB.log", "sleep", "0.2", "&&", "touch", tmp_path / "ok.JOB",
+               cwd=tmp_path)
+    assert p.returncode == 0 and len(list(tmp_path.glob("ok.*"))) == 2, p.stderr
