@@ -2,7 +2,7 @@
 # Kaldi data dir for one LibriSpeech subset (the name and arguments of Kaldi's local/data_prep.sh):
 #   local/librispeech/data_prep.sh [--enroll-trial true --num-enroll 3] <corpus-root> <subset> <data-dir>
 # e.g. local/librispeech/data_prep.sh /export/LibriSpeech dev-clean data/dev_clean
-# Writes wav.scp (absolute flac paths, read directly by pydeid), text, utt2spk, spk2utt, utt2gender, spk2gender,
+# Writes wav.scp (`flac -c -d -s <path> |` as in Kaldi; pydeid reads the flac itself), text, utt2spk, spk2utt, utt2gender, spk2gender,
 # utt2dur. With --enroll-trial true it also writes <data-dir>_enroll and <data-dir>_trial (with trials:
 # `<enroll-spk> <trial-utt> target|nontarget`) through `pydeid make-trials` (pydeid.attack.trials).
 # Idempotent: a data dir that already validates is left as is (delete it to redo).

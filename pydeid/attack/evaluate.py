@@ -34,7 +34,18 @@ def _matrix(vectors: dict, keys: list[str], where: Path) -> np.ndarray:
     if missing:
         raise FormatError(where, None, f"no embedding for {len(missing)} utterance(s), e.g. '{missing[0]}': "
                           "re-run steps/extract_xvectors.sh on this data dir")
-    return np.stack([vectors[k] for k in keys])
+    dims = {len(vectors[k]) for k in keys}
+    if len(dims) > 1:
+        raise FormatError(where, None, f"embeddings of different dimensions {sorted(dims)}")
+    x = np.stack([vectors[k] for k in keys])
+    bad = np.flatnonzero(~np.isfinite(x).all(axis=1))
+    if len(bad):
+        raise FormatError(where, None, f"{len(bad)} embedding(s) hold NaN or infinity, e.g. '{keys[bad[0]]}'")
+    return x
+
+
+def backend_dim(vectors: dict, keys: list[str]) -> int:
+    return len(vectors[keys[0]])
 
 
 def subset_metrics(tar: np.ndarray, non: np.ndarray) -> dict:
@@ -82,6 +93,9 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
     test_utts = trial.utts
     test_x = _matrix(read_vectors(trial_xvec / "xvector.scp"), test_utts, trial_xvec / "xvector.scp")
 
+    if not enroll_x.shape[1] == test_x.shape[1] == backend_dim(train_vecs, train_utts):
+        raise FormatError(trial_xvec / "xvector.scp", None, f"embedding dimension {test_x.shape[1]} differs from the "
+                          f"enrollment ({enroll_x.shape[1]}) or training ones: embeddings of another model?")
     spk_index = {s: i for i, s in enumerate(speakers)}
     utt_index = {u: j for j, u in enumerate(test_utts)}
     labels = np.array([t[2] == "target" for t in trials])

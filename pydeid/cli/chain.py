@@ -39,6 +39,8 @@ def run(args):
         if part[0] == COMMAND:
             raise FormatError(None, None, "a chain cannot contain a chain")
         sub = parser.parse_args(part)
+        if getattr(args, "debug", False):
+            sub.debug = True
         logging.getLogger("chain").info("part %d/%d: pydeid %s", n, len(parts), " ".join(part))
         rc = run_parsed(sub)
         if rc:

@@ -35,7 +35,9 @@ def run(args):
                   f"dim {info['dim']}")
         return 0
     from pydeid.attack.embeddings import extraction_done
-    from pydeid.io import DataDir, atomic_write_text
+    from pydeid.io import DataDir, atomic_write_text, check_data_audio
+    for data, _ in pairs:  # every file opens, holds one 25 ms analysis window, agrees with utt2dur: before any write
+        check_data_audio(data, min_seconds=0.025)
     name = "xvector" if args.job is None else f"xvector.{args.job}"
     todo = []
     for data, out in pairs:

@@ -4,10 +4,14 @@ COMMAND = "make-trials"
 HELP = "split a data dir into enrollment and trial data dirs and write <trial-out>/trials"
 
 
+OUTPUTS = ("enroll_out", "trial_out")
+
+
 def add_arguments(p):
+    from pydeid.cli._types import open_fraction, positive_int
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--num-enroll", type=int, default=None, help="enrollment utterances per speaker")
-    g.add_argument("--enroll-fraction", type=float, default=None,
+    g.add_argument("--num-enroll", type=positive_int, default=None, help="enrollment utterances per speaker")
+    g.add_argument("--enroll-fraction", type=open_fraction, default=None,
                    help="fraction of each speaker's utterances used for enrollment (default 0.5)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--same-gender-nontargets", action="store_true",
@@ -30,6 +34,10 @@ def run(args):
     enroll, trial, trials = make_trials(data, num_enroll=args.num_enroll, enroll_fraction=args.enroll_fraction,
                                         seed=args.seed, same_gender_nontargets=args.same_gender_nontargets,
                                         max_nontargets_per_utt=args.max_nontargets_per_utt)
+    if not trials:
+        from pydeid.io import FormatError
+        raise FormatError(Path(args.data) / "utt2spk", None, "no trials: no speaker has the 2 utterances needed to be "
+                                                            "both enrolled and tested")
     enroll.write(args.enroll_out)
     trial.write(args.trial_out)
     write_trials(Path(args.trial_out) / "trials", trials)

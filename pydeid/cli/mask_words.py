@@ -8,16 +8,20 @@ def _bool(s):
     return str(s).lower() in ("1", "true", "yes")
 
 
+OUTPUTS = ("out", "wav_dir", "report")
+
+
 def add_arguments(p):
-    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM,"
-                   "HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION,EMAIL,PHONE",
+    from pydeid.cli._types import name_list, nonnegative_float
+    from pydeid.io.conll import ENTITY_TYPES
+    p.add_argument("--tags", dest="tagset", default=",".join(ENTITY_TYPES), type=name_list(ENTITY_TYPES, True),
                    help="entity types to hide")
-    p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
+    p.add_argument("--pad", type=nonnegative_float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each mask over the pauses separating it from the neighbouring words")
     p.add_argument("--fill", default="silence", choices=["silence", "noise"])
     p.add_argument("--noise-dbfs", type=float, default=-70.0, help="RMS level of --fill noise")
-    p.add_argument("--ramp", type=float, default=0.005, help="fade (s) applied just outside each interval")
+    p.add_argument("--ramp", type=nonnegative_float, default=0.005, help="fade (s) applied just outside each interval")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--text-mode", default="remove", choices=["remove", "replace"])
     p.add_argument("--mask-token", default="<mask>", help="for --text-mode replace; '{tag}' -> entity type")

@@ -1,7 +1,7 @@
 """`pydeid prepare-librispeech`: the Python behind local/librispeech/data_prep.sh."""
 
 COMMAND = "prepare-librispeech"
-HELP = "LibriSpeech subset -> Kaldi data dir (wav.scp of flac paths, text, utt2spk, genders, utt2dur)"
+HELP = "LibriSpeech subset -> Kaldi data dir (wav.scp `flac -c -d -s <path> |` as Kaldi, text, utt2spk, genders, utt2dur)"
 
 
 def add_arguments(p):

@@ -8,9 +8,13 @@ from pydeid.attack.scenarios import LEGACY, ORDER
 SCENARIOS = tuple(ORDER) + tuple(LEGACY)
 
 
+OUTPUTS = ("out_dir",)
+
+
 def add_arguments(p):
+    from pydeid.cli._types import name_list
     p.add_argument("--trials", default=None, help="trials file (default <trial-data>/trials)")
-    p.add_argument("--backends", default="cosine,plda", help="comma-separated: cosine, plda")
+    p.add_argument("--backends", default="cosine,plda", type=name_list(("cosine", "plda")), help="comma-separated: cosine, plda")
     p.add_argument("--scenario", default=None, choices=SCENARIOS, help="label stored with the results")
     p.add_argument("--method", default="none", help="voice transformation label (none, voicemask, vtln, mcadams...)")
     p.add_argument("--strategy", default="-", help="target-selection strategy label (1, 2, 3 or -)")

@@ -5,9 +5,15 @@ HELP = ("tag entities with spaCy NER + grammars + gazetteer (default; the flair 
         "by union; writes CoNLL with a detectors column")
 
 
+OUTPUTS = ("out_conll",)
+# the names of pydeid.text.detectors.DETECTORS (kept literal: discovering the CLI imports no detector code)
+DETECTORS = ("spacy", "grammar", "gazetteer", "categories", "flair", "capitalisation")
+
+
 def add_arguments(p):
+    from pydeid.cli._types import name_list
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
-    p.add_argument("--detectors", default=None,
+    p.add_argument("--detectors", default=None, type=name_list(DETECTORS),
                    help="comma list of spacy,grammar,gazetteer,categories,flair,capitalisation (default: spacy,"
                         "grammar,gazetteer,categories, plus flair when --model is given)")
     p.add_argument("--spacy-model", default=None,

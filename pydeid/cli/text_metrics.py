@@ -4,6 +4,9 @@ COMMAND = "text-metrics"
 HELP = "exact/partial P/R/F1 per type, all-or-nothing recall per dialogue, leak rate of transformed text"
 
 
+OUTPUTS = ("json",)
+
+
 def add_arguments(p):
     p.add_argument("--pred", default=None, help="predicted CoNLL (tag-entities output) for P/R/F1 and AON recall")
     p.add_argument("--transformed", default=None, help="transformed data dir (or CoNLL) for the leak rate")

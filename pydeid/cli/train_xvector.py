@@ -4,6 +4,9 @@ COMMAND = "train-xvector"
 HELP = "train the attacker's speaker-embedding network (x-vector or ECAPA-TDNN, speechbrain) on a data dir"
 
 
+OUTPUTS = ("model_dir",)
+
+
 def add_arguments(p):
     p.add_argument("--config", default=None, help="YAML config (conf/xvector/*.yaml); defaults otherwise")
     p.add_argument("--seed", type=int, default=0)
@@ -17,15 +20,16 @@ def run(args):
     import json
     from pathlib import Path
 
+    from pydeid.attack.config import load_config
+    cfg = load_config(args.config, {"epochs": args.epochs} if args.epochs else None)  # checked before torch loads
+
     import torch
 
-    from pydeid.attack.config import load_config
     from pydeid.attack.train import train_attacker
     from pydeid.io import atomic_write_text
 
     if args.num_threads:
         torch.set_num_threads(args.num_threads)
-    cfg = load_config(args.config, {"epochs": args.epochs} if args.epochs else None)
     summary = train_attacker(args.data, args.model_dir, cfg, seed=args.seed)
     summary["data"] = str(args.data)
     atomic_write_text(Path(args.model_dir) / "train_summary.json", json.dumps(summary, indent=1) + "\n")

@@ -5,14 +5,18 @@ HELP = ("de-identify a data dir's text with per-type replacement strategies and 
         "epsilon of the policy used")
 
 
+OUTPUTS = ("out_data", "report")
+
+
 def add_arguments(p):
+    from pydeid.cli._types import probability, regex
     p.add_argument("--strategy", default=None,
                    help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=surrogate'; names: "
                         "surrogate keep redact typed_placeholder placeholder placeholder_entity named_placeholder "
                         "same_type faker single_same_type full_entity pseudonymize random_digits. Default "
                         "'default=surrogate': generated numbers, identifiers, e-mails and amounts; a same-type word "
                         "for other types; never the original")
-    p.add_argument("--p", type=float, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
+    p.add_argument("--p", type=probability, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--secret-dir", default=None,
                    help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize")
@@ -27,7 +31,7 @@ def add_arguments(p):
                    help="scope of consistent pseudonyms: auto = data/utt2dialogue if present, else strip-speaker "
                         "(utterance id minus speaker prefix and last field: mini spk003-tr001-04 -> tr001)")
     p.add_argument("--dialogue-sep", default="-")
-    p.add_argument("--dialogue-regex", default=None)
+    p.add_argument("--dialogue-regex", default=None, type=regex)
     p.add_argument("--gold-tags", default=None,
                    help="gold CoNLL for the leak rate (default: the tags given, i.e. leak w.r.t. what was tagged)")
     p.add_argument("--report", default=None, help="write the report (counts, epsilon, leak rate) as JSON here")
@@ -47,18 +51,19 @@ def run(args):
     from pydeid.text.dialogue import dialogue_ids
     from pydeid.text.metrics import leak_rate
     from pydeid.text.pools import Pools
-    from pydeid.text.strategies import parse_strategy_spec
     from pydeid.text.transform import TextTransformer, TransformConfig
 
     log = logging.getLogger("transform-text")
+    from pydeid.cli._types import strategy_spec
+    from pydeid.io import UsageError, check_secret_path, secret_path_for
     from pydeid.text.strategies import DEFAULT_STRATEGY
-    try:
-        strategies = parse_strategy_spec(args.strategy or DEFAULT_STRATEGY)
-    except ValueError as e:
-        raise SystemExit(f"transform-text: {e}") from None
+    strategies = strategy_spec(args.strategy or DEFAULT_STRATEGY)
     if "pseudonymize" in strategies.values() and not args.secret_dir:
-        raise SystemExit("transform-text: pseudonymize needs --secret-dir (the map is a secret kept outside the "
-                         "output corpus)")
+        raise UsageError("--secret-dir", "pseudonymize needs it (the map is a secret kept outside the output corpus)")
+    secret = None
+    if args.secret_dir:  # placement checked before anything is written; the map is keyed by the whole output path
+        secret = secret_path_for(args.secret_dir, "pseudonyms", args.out_data)
+        check_secret_path(secret, forbidden_dirs=[args.out_data, args.data])
     exemplars = dict(x.split("=", 1) for x in args.exemplars.split(",") if "=" in x)
     utts, sents = load_tagged_text(args.data, args.tags)
     dlg, how = dialogue_ids(utts, read_utt2spk(args.data), args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)
@@ -74,7 +79,6 @@ def run(args):
     out = Path(args.out_data)
     write_transformed_dir(args.data, out, res.sentences)
     if res.pseudonym_map:
-        secret = Path(args.secret_dir) / f"pseudonyms.{out.name}.json"
         write_secret_json(secret, res.pseudonym_map, forbidden_dirs=[out, args.data])
         log.info("pseudonym map (secret, 0600): %s", secret)
     gold = sents

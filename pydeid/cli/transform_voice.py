@@ -11,6 +11,12 @@ COMMAND = "transform-voice"
 HELP = "convert the voices of a data dir (voicemask | vtln | mcadams) into a new data dir"
 
 
+def outputs(args):
+    """What a failed run removes when it created it (pydeid.cli.run_parsed); a convert job is one of several
+    writing the same dirs in parallel: it never removes them."""
+    return [] if args.part == "convert" else [args.out_data, args.wav_dir, args.exp_dir]
+
+
 def add_arguments(p):
     p.add_argument("--method", choices=["voicemask", "vtln", "mcadams"], default="voicemask")
     p.add_argument("--strategy", type=int, choices=[1, 2, 3], default=3,
@@ -47,21 +53,57 @@ def add_arguments(p):
     p.add_argument("out_data", nargs="?")
 
 
-def _load_config(path):
-    import yaml
-    with open(path, encoding="utf-8") as f:
-        conf = yaml.safe_load(f) or {}
-    if not isinstance(conf, dict):
-        from pydeid.io import FormatError
-        raise FormatError(path, None, "expected a YAML mapping")
-    return conf
+def _load_config(path, method):
+    """The method's YAML config: a key the method does not have (a typo) is an error naming the allowed keys."""
+    from pydeid.io.config import dataclass_keys, load_yaml
+    from pydeid.voice.world import WorldConfig
+    if method == "voicemask":
+        from pydeid.voice.voicemask import VoiceMaskParams as P
+        allowed = dataclass_keys(P) + ["world"]
+    elif method == "mcadams":
+        from pydeid.voice.mcadams import McAdamsParams as P
+        allowed = dataclass_keys(P) + ["world"]
+    else:
+        allowed = ["k", "world"]
+    return load_yaml(path, allowed=allowed, nested={"world": dataclass_keys(WorldConfig)})
+
+
+def _check_params(method, params, where):
+    """Build the method's parameters once before anything is written: a bad value names the config file."""
+    from pydeid.io import FormatError
+    try:
+        if method == "voicemask":
+            from pydeid.voice.voicemask import build_voicemask
+            build_voicemask(**params)
+        elif method == "mcadams":
+            from pydeid.voice.mcadams import build_mcadams
+            build_mcadams(**params)
+    except (TypeError, ValueError) as e:
+        raise FormatError(where, None, f"{method}: {e}") from None
+
+
+def _check_resume(prev: dict, plan_path, method, strategy, seed, params, world) -> None:
+    """--resume continues the run that made the plan: another seed, strategy or config would relabel old draws."""
+    import json
+
+    from pydeid.io import FormatError
+    now = {"method": method, "strategy": strategy, "seed": seed, "params": json.loads(json.dumps(params)),
+           "world": {"f0_method": world.f0_method, "frame_period": world.frame_period, "fft_size": world.fft_size}}
+    for key, val in now.items():
+        old = prev.get(key)
+        if key == "strategy" and method != "vtln":
+            continue
+        if old != val:
+            raise FormatError(plan_path, None, f"--resume: the plan was made with {key} {json.dumps(old)}, this run "
+                                               f"asks for {json.dumps(val)}; rerun with the plan's settings, or into "
+                                               f"another --exp-dir and output")
 
 
 def run(args):
     import logging
     from pathlib import Path
 
-    from pydeid.io import DataDir, FormatError
+    from pydeid.io import DataDir, FormatError, UsageError, check_data_audio, check_secret_path
     from pydeid.voice import convert as C
     from pydeid.voice.world import WorldConfig
 
@@ -76,8 +118,11 @@ def run(args):
     wav_dir = Path(args.wav_dir).resolve() if args.wav_dir else out_dir / "wav"
     plan_path = exp_dir / "secrets" / C.PLAN_NAME
     pool_path = exp_dir / C.POOL_NAME
+    check_secret_path(plan_path, forbidden_dirs=[out_dir, wav_dir, in_dir])  # before anything is written
+    if args.method == "vtln" and args.part in ("all", "plan") and not args.target_data:
+        raise UsageError("--target-data", "--method vtln needs the data dir of the target speakers")
 
-    conf = _load_config(args.config) if args.config else {}
+    conf = _load_config(args.config, args.method) if args.config else {}
     world_conf = dict(conf.pop("world", {}) or {})
     for key, val in (("f0_method", args.f0_method), ("frame_period", args.frame_period),
                      ("fft_size", args.fft_size)):
@@ -86,16 +131,23 @@ def run(args):
     if args.method == "voicemask":
         from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD
         world_conf.setdefault("frame_period", DEFAULT_FRAME_PERIOD)
-    world = WorldConfig(**world_conf)
+    try:
+        world = WorldConfig(**world_conf)
+    except (TypeError, ValueError) as e:
+        raise FormatError(args.config or "--f0-method/--frame-period/--fft-size", None, f"world: {e}") from None
     k = int(conf.pop("k", 8))
     method_params = conf  # the rest: VoiceMaskParams / McAdamsParams fields
     if args.method == "vtln" and method_params:
         raise FormatError(args.config, None, f"unknown vtln options {sorted(method_params)} (only k, world)")
+    _check_params(args.method, method_params, args.config or "--method")
     progress = C.show_progress()
 
     if args.part in ("all", "plan"):
         full = DataDir.read(in_dir)
+        check_data_audio(in_dir)  # every file opens, holds samples, agrees with utt2dur/segments: before any write
         if args.resume and plan_path.exists() and not args.targets_file:
+            _check_resume(C.load_plan(plan_path), plan_path, args.method, args.strategy, args.seed, method_params,
+                          world)
             # keep every draw of the interrupted run; utterances new to the data dir get their own draws
             args.targets_file = str(plan_path)
             log.info("resume: keeping the existing plan %s", plan_path)
@@ -144,6 +196,8 @@ def run(args):
         plan = C.load_plan(plan_path)
         world = WorldConfig(**plan.get("world", {}))
         utts = DataDir.read(args.split_data).utts if args.split_data else full.utts
+        if args.part == "convert":
+            check_data_audio(in_dir, utts)
         if args.also:
             outputs = [(plan, wav_dir, pool_path)]
             for item in args.also:

@@ -5,12 +5,13 @@ HELP = "check that every tagged interval is silent and no hidden token survives 
 
 
 def add_arguments(p):
-    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM,"
-                   "HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION,EMAIL,PHONE",
+    from pydeid.cli._types import name_list, nonnegative_float
+    from pydeid.io.conll import ENTITY_TYPES
+    p.add_argument("--tags", dest="tagset", default=",".join(ENTITY_TYPES), type=name_list(ENTITY_TYPES, True),
                    help="entity types hidden")
     p.add_argument("--threshold-dbfs", type=float, default=-50.0,
                    help="a 10 ms frame inside a hidden interval louder than this is a leak")
-    p.add_argument("--tolerance", type=float, default=0.0,
+    p.add_argument("--tolerance", type=nonnegative_float, default=0.0,
                    help="seconds trimmed from both ends of each reference interval before checking")
     p.add_argument("--orig-data", default=None, help="original data dir: flag wav.scp entries pointing to it")
     p.add_argument("--results", default=None, help="RESULTS.md to update (section 'verify-masking')")

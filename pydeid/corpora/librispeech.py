@@ -4,7 +4,9 @@ Input layout (openslr.org/12): <root>/<subset>/<spk>/<chapter>/<spk>-<chapter>-<
 <spk>-<chapter>.trans.txt per chapter ("<utt-id> UPPER CASE WORDS") and <root>/SPEAKERS.TXT
 (";" comment lines, then "ID | SEX | SUBSET | MINUTES | NAME"; the NAME field may itself contain "|").
 
-Output per subset: wav.scp (absolute flac paths; pydeid reads flac directly, no `flac -d |` pipe needed),
+Output per subset: wav.scp as Kaldi's own LibriSpeech recipe writes it, `<utt> flac -c -d -s <abs path> |` (Kaldi's
+wave reader cannot open a bare .flac; pydeid.io.audio recognises this form and reads the file itself, no flac binary
+needed),
 text (upper case as distributed), utt2spk (utterance ids already start with the speaker id), spk2utt,
 utt2gender, spk2gender, utt2dur. Enrollment/trial lists of evaluation sets come from `pydeid make-trials`
 (pydeid.attack.trials), called by local/librispeech/data_prep.sh.
@@ -17,6 +19,7 @@ import re
 from pathlib import Path
 
 from pydeid.io import DataDir, FormatError, write_datadir_atomic
+from pydeid.io.audio import flac_pipe
 
 SUBSETS = ("dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100", "train-clean-360",
            "train-other-500")
@@ -97,7 +100,7 @@ def read_subset(subset_dir: str | os.PathLike, speakers_txt: str | os.PathLike |
             flac = trans.parent / f"{utt}.flac"
             if not flac.is_file():
                 raise FormatError(trans, lineno, f"audio {flac.name} is missing")
-            d.wav_scp[utt] = str(flac)
+            d.wav_scp[utt] = flac_pipe(flac)
             d.text[utt] = " ".join(parts[1].split())
             d.utt2spk[utt] = spk
             d.utt2gender[utt] = spk_gender[spk]

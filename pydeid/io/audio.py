@@ -22,7 +22,11 @@ from .errors import FormatError
 
 log = logging.getLogger(__name__)
 _warned: set[tuple] = set()
+MAX_OVERSHOOT = 0.5  # s a segment may run past the end of its recording (Kaldi extract-segments --max-overshoot)
 _ARK_RE = re.compile(r"^(?P<path>.+):(?P<offset>\d+)(?P<slice>\[[0-9:,]+\])?$")
+# Kaldi's LibriSpeech wav.scp form (egs/librispeech/s5/local/data_prep.sh): `flac -c -d -s <path> |`. pydeid reads
+# the file itself (no flac binary needed); Kaldi's tools run the pipe.
+_FLAC_PIPE_RE = re.compile(r"^flac(?:\s+(?:-c|-d|-s|--stdout|--decode|--silent|-cds|-dcs))+\s+(?P<path>\S+)\s*\|$")
 
 
 class AudioError(FormatError):
@@ -46,6 +50,51 @@ def spec_kind(spec: str) -> str:
     return "file"
 
 
+def flac_pipe_path(spec: str) -> str | None:
+    """The file of a `flac -c -d -s <path> |` entry, else None."""
+    m = _FLAC_PIPE_RE.match(spec.strip())
+    return m.group("path") if m else None
+
+
+def flac_pipe(path: str | os.PathLike) -> str:
+    """The wav.scp value Kaldi's LibriSpeech recipe writes for a flac file."""
+    return f"flac -c -d -s {path} |"
+
+
+def wav_truncation(path: str | os.PathLike) -> tuple[int, int] | None:
+    """(bytes the RIFF header declares for the samples, bytes the file holds) when a WAV file is shorter than its
+    header says (an interrupted copy), else None. Streamed WAVs (size 0 or 0xFFFFFFFF) are not judged."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            hdr = f.read(12)
+            if len(hdr) < 12 or hdr[:4] != b"RIFF" or hdr[8:12] != b"WAVE":
+                return None
+            pos = 12
+            while pos + 8 <= size:
+                f.seek(pos)
+                ck = f.read(8)
+                cid, clen = ck[:4], int.from_bytes(ck[4:8], "little")
+                if cid == b"data":
+                    if clen in (0, 0xFFFFFFFF):
+                        return None
+                    avail = size - pos - 8
+                    return (clen, avail) if clen > avail else None
+                pos += 8 + clen + (clen & 1)
+    except OSError:
+        return None
+    return None
+
+
+def _check_file(path: str) -> None:
+    if not os.path.exists(path):
+        raise AudioError(path, None, "audio file does not exist")
+    t = wav_truncation(path)
+    if t:
+        raise AudioError(path, None, f"truncated audio: the WAV header declares {t[0]} bytes of samples, the file "
+                                     f"holds {t[1]}")
+
+
 def _to_float32(data: np.ndarray) -> np.ndarray:
     if np.issubdtype(data.dtype, np.integer):
         info = np.iinfo(data.dtype)
@@ -56,6 +105,9 @@ def _to_float32(data: np.ndarray) -> np.ndarray:
 def _read_raw(spec: str) -> tuple[np.ndarray, int]:
     """Decode a wav.scp value to (samples[, channels], rate) without any conversion."""
     kind = spec_kind(spec)
+    flac = flac_pipe_path(spec) if kind == "pipe" else None
+    if flac is not None:
+        kind, spec = "file", flac
     if kind == "pipe":
         cmd = spec.strip()[:-1]
         proc = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -78,8 +130,7 @@ def _read_raw(spec: str) -> tuple[np.ndarray, int]:
             return _to_float32(np.asarray(data)), int(rate)
         raise AudioError(None, None, f"ark entry {spec} holds a matrix, not audio")
     path = spec.strip()
-    if not os.path.exists(path):
-        raise AudioError(path, None, "audio file does not exist")
+    _check_file(path)
     try:
         data, rate = sf.read(path, dtype="float32", always_2d=False)
     except Exception as e:
@@ -120,9 +171,17 @@ def read_audio(spec: str, sr: int | None = 16000, start: float | None = None, en
     means to the end of the recording).
     """
     data, rate = _read_raw(spec)
+    if len(data) == 0:
+        raise AudioError(None, None, f"no samples in {spec.strip()}")
+    if np.issubdtype(data.dtype, np.floating) and not np.isfinite(data).all():
+        bad = int((~np.isfinite(data)).sum())
+        raise AudioError(None, None, f"{bad} NaN or infinite samples in {spec.strip()}")
     if start is not None or end is not None:
         s = int(round((start or 0.0) * rate))
         e = len(data) if end is None or end < 0 else int(round(end * rate))
+        if end is not None and end > len(data) / rate + MAX_OVERSHOOT:
+            raise AudioError(None, None, f"segment {start}-{end}s runs past the end of the recording {spec.strip()} "
+                             f"({len(data) / rate:.2f}s) by more than {MAX_OVERSHOOT}s")
         if s >= len(data) or e <= s:
             raise AudioError(None, None, f"segment {start}-{end}s lies outside the recording {spec} "
                              f"({len(data) / rate:.2f}s)")
@@ -132,13 +191,15 @@ def read_audio(spec: str, sr: int | None = 16000, start: float | None = None, en
 
 def audio_duration(spec: str) -> float:
     """Duration in seconds without decoding when the spec is a plain file."""
-    if spec_kind(spec) == "file":
-        if not os.path.exists(spec.strip()):
-            raise AudioError(spec.strip(), None, "audio file does not exist")
+    path = flac_pipe_path(spec) if spec_kind(spec) == "pipe" else None
+    if path is None and spec_kind(spec) == "file":
+        path = spec.strip()
+    if path is not None:
+        _check_file(path)
         try:
-            return sf.info(spec.strip()).duration
+            return sf.info(path).duration
         except Exception as e:
-            raise AudioError(spec.strip(), None, f"unreadable audio: {e}") from None
+            raise AudioError(path, None, f"unreadable audio: {e}") from None
     data, rate = _read_raw(spec)
     return len(data) / rate
 

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Iterable
 
 from .atomic import atomic_write
-from .errors import FormatError
+import math
+
+from .errors import FormatError, read_lines
 from .kaldi_map import kaldi_sort_key
 
 
@@ -33,25 +35,22 @@ class CtmEntry:
 def read_ctm(path: str | os.PathLike) -> list[CtmEntry]:
     path = Path(path)
     out: list[CtmEntry] = []
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as e:
-        raise FormatError(path, None, f"cannot open: {e.strerror}") from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip() or line.startswith(";;"):
-                continue
-            f = line.split()
-            if len(f) not in (5, 6):
-                raise FormatError(path, lineno, f"expected 5 or 6 fields '<utt> <chan> <start> <dur> <token> [conf]', got {len(f)}")
-            try:
-                start, dur = float(f[2]), float(f[3])
-                conf = float(f[5]) if len(f) == 6 else None
-            except ValueError:
-                raise FormatError(path, lineno, "non-numeric start/duration/confidence") from None
-            if start < 0 or dur < 0:
-                raise FormatError(path, lineno, f"negative time (start {start}, dur {dur})")
-            out.append(CtmEntry(f[0], f[1], start, dur, f[4], conf))
+    for lineno, line in read_lines(path):
+        if not line.strip() or line.startswith(";;"):
+            continue
+        f = line.split()
+        if len(f) not in (5, 6):
+            raise FormatError(path, lineno, f"expected 5 or 6 fields '<utt> <chan> <start> <dur> <token> [conf]', got {len(f)}")
+        try:
+            start, dur = float(f[2]), float(f[3])
+            conf = float(f[5]) if len(f) == 6 else None
+        except ValueError:
+            raise FormatError(path, lineno, "non-numeric start/duration/confidence") from None
+        if not all(map(math.isfinite, (start, dur))) or (conf is not None and not math.isfinite(conf)):
+            raise FormatError(path, lineno, f"non-finite time or confidence (start {f[2]}, dur {f[3]})")
+        if start < 0 or dur < 0:
+            raise FormatError(path, lineno, f"negative time (start {start}, dur {dur})")
+        out.append(CtmEntry(f[0], f[1], start, dur, f[4], conf))
     return out
 
 

@@ -9,6 +9,7 @@ utterances; spk2utt is the inverse of utt2spk. Genders are `m` or `f`.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import tempfile
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .atomic import atomic_write
-from .audio import AudioError, audio_duration, read_audio
+from .audio import MAX_OVERSHOOT, AudioError, audio_duration, read_audio
 from .errors import FormatError
 from .kaldi_map import kaldi_sort_key, read_kaldi_map, utt2spk_to_spk2utt, write_kaldi_map
 
@@ -77,7 +78,7 @@ class DataDir:
             wav, _ = read_audio(spec, sr=sr, start=start, end=end, strict=strict)
         except AudioError as e:
             where = self.path / "wav.scp" if self.path else "wav.scp"
-            raise AudioError(where, None, f"utterance '{utt}': {e}") from None
+            raise AudioError(where, None, f"utterance '{utt}': {e.message if e.path is None else e}") from None
         return wav
 
     def subset(self, utts) -> "DataDir":
@@ -178,11 +179,13 @@ def _line_of(table: dict[str, str], key: str) -> int:
     return 0
 
 
-def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_text: bool = False) -> None:
+def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_text: bool = False,
+                      no_spk_sort: bool = False) -> None:
     """Raise FormatError (file:line: message) on the first inconsistency; return None when valid.
 
     check_audio=True also opens every audio entry (slow on big corpora: Kaldi's --no-wav default is the
     inverse, we keep it off by default and the recipes switch it on after writing audio).
+    no_spk_sort: as Kaldi's --no-spk-sort, do not require utt2spk to be sorted by speaker too.
     """
     path = Path(path)
     if not path.is_dir():
@@ -209,6 +212,14 @@ def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_tex
             raise FormatError(path / "spk2utt", lineno,
                               f"speaker '{spk}' disagrees with utt2spk (extra {extra[:3]}, missing {miss[:3]}, "
                               f"or unsorted); regenerate with utils/utt2spk_to_spk2utt.pl")
+    by_speaker = [u for utts in expected.values() for u in utts]
+    if by_speaker != list(utt2spk) and not no_spk_sort:
+        i = next(i for i, (a, b) in enumerate(zip(by_speaker, utt2spk)) if a != b)
+        utt = list(utt2spk)[i]
+        raise FormatError(path / "utt2spk", i + 1,
+                          f"utterance '{utt}' (speaker '{utt2spk[utt]}') breaks the speaker order: Kaldi needs "
+                          f"utt2spk sorted by speaker as well as by utterance (make the speaker id a prefix of the "
+                          f"utterance ids)")
     for spk in expected:
         if spk not in spk2utt:
             utt = expected[spk][0]
@@ -254,20 +265,79 @@ def validate_data_dir(path: str | os.PathLike, check_audio: bool = False, no_tex
         for lineno, (u, g) in enumerate(u2g.items(), 1):
             if s2g.get(utt2spk[u], g) != g:
                 raise FormatError(path / "utt2gender", lineno, f"'{u}' is '{g}' but its speaker is '{s2g[utt2spk[u]]}'")
+    if (path / "spk2gender").exists():
+        s2g = read_kaldi_map(path / "spk2gender")
+        missing = [s for s in expected if s not in s2g]
+        if missing:
+            raise FormatError(path / "spk2gender", None, f"no gender for {len(missing)} speaker(s), e.g. '{missing[0]}' "
+                                                         f"(Kaldi needs every speaker of spk2utt)")
     if (path / "utt2dur").exists():
-        for lineno, (u, d) in enumerate(read_kaldi_map(path / "utt2dur").items(), 1):
+        u2d = read_kaldi_map(path / "utt2dur")
+        for lineno, (u, d) in enumerate(u2d.items(), 1):
             try:
-                ok = float(d) > 0
+                ok = math.isfinite(float(d)) and float(d) > 0
             except ValueError:
                 ok = False
             if not ok or u not in utt2spk:
                 raise FormatError(path / "utt2dur", lineno, f"bad entry '{u} {d}'")
+        missing = [u for u in utt2spk if u not in u2d]
+        if missing:
+            raise FormatError(path / "utt2dur", None, f"no duration for {len(missing)} utterance(s), e.g. "
+                                                      f"'{missing[0]}' (Kaldi needs every utterance of utt2spk)")
     if check_audio:
-        for lineno, (key, spec) in enumerate(wav.items(), 1):
+        check_data_audio(path)
+
+
+DUR_TOLERANCE = 0.05  # s: utt2dur against the audio (utt2dur is written with 3 decimals)
+
+
+def check_data_audio(path: str | os.PathLike, utts=None, min_seconds: float = 0.0) -> dict[str, float]:
+    """Open the audio of the utterances (default: all) of a data dir and check it against the tables: the file
+    exists and decodes, is not truncated, holds samples; segments lie inside their recording; utt2dur agrees with
+    the audio (within DUR_TOLERANCE); no utterance is shorter than min_seconds. Plain and flac files are judged
+    from their headers (no decoding). Raises FormatError naming the file, line and utterance; returns the
+    duration of every utterance checked."""
+    path = Path(path)
+    wav = read_kaldi_map(path / "wav.scp")
+    line_of = {k: i for i, k in enumerate(wav, 1)}
+    segs = _parse_segments(path / "segments") if (path / "segments").exists() else None
+    seg_line = {u: i for i, u in enumerate(segs, 1)} if segs else {}
+    u2d = {k: v for k, v in read_kaldi_map(path / "utt2dur").items()} if (path / "utt2dur").exists() else {}
+    d_line = {u: i for i, u in enumerate(u2d, 1)}
+    utt_list = list(read_kaldi_map(path / "utt2spk")) if utts is None else list(utts)
+    reco_dur: dict[str, float] = {}
+    out: dict[str, float] = {}
+
+    def duration(key: str) -> float:
+        if key not in reco_dur:
             try:
-                audio_duration(spec)
+                reco_dur[key] = audio_duration(wav[key])
             except AudioError as e:
-                raise FormatError(path / "wav.scp", lineno, f"'{key}': {e}") from None
+                raise FormatError(path / "wav.scp", line_of.get(key), f"'{key}': {e}") from None
+        return reco_dur[key]
+
+    for utt in utt_list:
+        if segs is not None:
+            seg = segs[utt]
+            dur = duration(seg.reco)
+            if seg.start >= dur or seg.end > dur + MAX_OVERSHOOT:
+                raise FormatError(path / "segments", seg_line[utt],
+                                  f"utterance '{utt}' ({seg.start}-{seg.end}s) lies outside recording "
+                                  f"'{seg.reco}' ({dur:.3f}s)")
+            udur = (dur if seg.end < 0 else min(seg.end, dur)) - seg.start
+        else:
+            udur = duration(utt)
+            if udur <= 0:
+                raise FormatError(path / "wav.scp", line_of[utt], f"'{utt}': no samples in {wav[utt]}")
+        if utt in u2d and abs(float(u2d[utt]) - udur) > DUR_TOLERANCE:
+            raise FormatError(path / "utt2dur", d_line[utt], f"utterance '{utt}' lasts {float(u2d[utt]):.3f}s here but "
+                                                            f"its audio holds {udur:.3f}s (truncated or replaced "
+                                                            f"audio?)")
+        if udur < min_seconds:
+            raise FormatError(path / "wav.scp", line_of.get(utt if segs is None else segs[utt].reco),
+                              f"utterance '{utt}' lasts {udur:.3f}s, less than the {min_seconds}s needed")
+        out[utt] = udur
+    return out
 
 
 def write_data_dir(path: str | os.PathLike, **tables) -> Path:

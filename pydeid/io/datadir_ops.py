@@ -447,22 +447,27 @@ def combine_data(dest, srcs: list, extra_files: Iterable[str] = ()) -> FullDataD
 
 
 def _read_loose(path: Path, require_value: bool = True) -> dict[str, str]:
-    """A table that may be unsorted: exact duplicate lines are dropped, conflicting duplicates are an error."""
+    """A table that may be unsorted: exact duplicate lines are dropped, conflicting duplicates are an error. CRLF
+    line ends and a missing final newline are normalised (the table is rewritten), with a log line saying so."""
+    from .errors import read_lines
     out: dict[str, str] = {}
     seen_at: dict[str, int] = {}
-    with open(path, encoding="utf-8") as f:
-        for lineno, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            parts = raw.strip().split(None, 1)
-            key, value = parts[0], (parts[1].strip() if len(parts) > 1 else "")
-            if require_value and not value:
-                raise FormatError(path, lineno, f"no value for key '{key}'")
-            if key in out and out[key] != value:
-                raise FormatError(path, lineno, f"duplicate id '{key}' with a different value than line "
-                                                f"{seen_at[key]}")
-            out.setdefault(key, value)
-            seen_at.setdefault(key, lineno)
+    crlf = 0
+    for lineno, raw in read_lines(path):
+        crlf += raw.endswith("\r")
+        if not raw.strip():
+            continue
+        parts = raw.strip().split(None, 1)
+        key, value = parts[0], (parts[1].strip() if len(parts) > 1 else "")
+        if require_value and not value:
+            raise FormatError(path, lineno, f"no value for key '{key}'")
+        if key in out and out[key] != value:
+            raise FormatError(path, lineno, f"duplicate id '{key}' with a different value than line "
+                                            f"{seen_at[key]}")
+        out.setdefault(key, value)
+        seen_at.setdefault(key, lineno)
+    if crlf:
+        log.warning("%s: %d CRLF line end(s) normalised to LF", path, crlf)
     return out
 
 

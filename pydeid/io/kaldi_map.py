@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from .atomic import atomic_write
-from .errors import FormatError
+from .errors import FormatError, read_lines
 
 
 def kaldi_sort_key(key: str) -> bytes:
@@ -21,27 +21,21 @@ def read_kaldi_map(path: str | os.PathLike, require_value: bool = True, check_so
     path = Path(path)
     out: dict[str, str] = {}
     prev: str | None = None
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as e:
-        raise FormatError(path, None, f"cannot open: {e.strerror}") from None
-    with fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.rstrip("\n")
-            if not line.strip():
-                raise FormatError(path, lineno, "empty line")
-            parts = line.split(None, 1)
-            key = parts[0]
-            value = parts[1].strip() if len(parts) > 1 else ""
-            if require_value and not value:
-                raise FormatError(path, lineno, f"no value for key '{key}'")
-            if key in out:
-                raise FormatError(path, lineno, f"duplicate id '{key}'")
-            if check_sorted and prev is not None and kaldi_sort_key(key) < kaldi_sort_key(prev):
-                raise FormatError(path, lineno,
-                                  f"not sorted: '{key}' after '{prev}' (sort with LC_ALL=C, or utils/fix_data_dir.sh)")
-            prev = key
-            out[key] = value
+    for lineno, line in read_lines(path, strict_kaldi=True):
+        if not line.strip():
+            raise FormatError(path, lineno, "empty line")
+        parts = line.split(None, 1)
+        key = parts[0]
+        value = parts[1].strip() if len(parts) > 1 else ""
+        if require_value and not value:
+            raise FormatError(path, lineno, f"no value for key '{key}'")
+        if key in out:
+            raise FormatError(path, lineno, f"duplicate id '{key}'")
+        if check_sorted and prev is not None and kaldi_sort_key(key) < kaldi_sort_key(prev):
+            raise FormatError(path, lineno,
+                              f"not sorted: '{key}' after '{prev}' (sort with LC_ALL=C, or utils/fix_data_dir.sh)")
+        prev = key
+        out[key] = value
     return out
 
 

@@ -88,6 +88,8 @@ def parse(argv: list[str], prog: str) -> JobSpec:
             spec.end = int(m.group(3)) if m.re is _RANGE else spec.start
             if spec.end < spec.start:
                 raise UsageError(f"{prog}: invalid job range {m.group(0)}")
+            if spec.start < 1:  # as Kaldi's runners (a GridEngine limitation they all keep)
+                raise UsageError(f"{prog}: invalid job range {m.group(0)}: the first job number must be >= 1")
             _take_options(argv, spec, prog)
         elif re.match(r"^[A-Za-z_][A-Za-z0-9_]*=[^/]*:[^/]*$", argv[0]):  # e.g. JOB=1: with an empty $nj
             raise UsageError(f"{prog}: invalid job range '{argv[0]}' (expected e.g. JOB=1:4)")

@@ -23,6 +23,67 @@ from .cmdline import JobSpec, UsageError, parse
 
 PROG = "run.pl"
 
+# The watchdog: a tiny process that learns the process group of every running job through a pipe from run.pl
+# ("+pgid" / "-pgid" lines). When the pipe closes, run.pl is gone -- finished, or killed even by SIGKILL, which it
+# cannot catch -- and the watchdog stops the jobs it left running (SIGTERM, then SIGKILL after 5 s), so no job keeps
+# writing after the step has been reported as failed.
+_WATCHDOG = r"""
+import os, signal, sys, time
+groups = set()
+for line in sys.stdin:
+    line = line.strip()
+    if line[:1] == "+":
+        groups.add(int(line[1:]))
+    elif line[:1] == "-":
+        groups.discard(int(line[1:]))
+def alive(g):
+    try:
+        os.killpg(g, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+for g in list(groups):
+    try:
+        os.killpg(g, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        groups.discard(g)
+deadline = time.time() + 5
+while groups and time.time() < deadline:
+    groups = {g for g in groups if alive(g)}
+    time.sleep(0.1)
+for g in groups:
+    try:
+        os.killpg(g, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+"""
+
+
+class _Watchdog:
+    def __init__(self):
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-c", _WATCHDOG], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True, text=True)
+        except OSError:
+            self.proc = None
+
+    def tell(self, line: str) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def close(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
 
 def kaldi_date(t: float | None = None) -> str:
     """The output of `date` in the C locale (what Kaldi writes into its logs)."""
@@ -41,6 +102,7 @@ class _Runner:
         self.procs: dict[int, subprocess.Popen] = {}
         self.lock = threading.Lock()
         self.aborted = False
+        self.watchdog = _Watchdog()
 
     def run_task(self, task: int) -> tuple[int, str]:
         command, logfile = self.spec.for_task(task)
@@ -60,10 +122,12 @@ class _Runner:
                     proc = subprocess.Popen(shell_argv(command), stdout=f, stderr=subprocess.STDOUT, stdin=stdin,
                                             start_new_session=True)
                 self.procs[task] = proc
+                self.watchdog.tell(f"+{proc.pid}")
         if proc is not None:
             rc = proc.wait()
             with self.lock:
                 self.procs.pop(task, None)
+                self.watchdog.tell(f"-{proc.pid}")
             if rc < 0:  # killed by a signal: report it like the shell does
                 rc = 128 - rc
         t1 = time.time()
@@ -127,14 +191,18 @@ def _log_tail(log: str, n: int = 5) -> list[str]:
 def main(argv: list[str]) -> int:
     try:
         spec = parse(argv, PROG)
-        max_jobs = int(spec.options.get("max_jobs_run", -1))
+        given = spec.options.get("max_jobs_run")
+        max_jobs = int(given) if given is not None else -1
     except UsageError as e:
         print(e, file=sys.stderr)
         return 1
     except ValueError:
-        print(f"{PROG}: --max-jobs-run needs an integer", file=sys.stderr)
+        print(f"{PROG}: --max-jobs-run needs a positive integer, got '{given}'", file=sys.stderr)
         return 1
-    if max_jobs <= 0:  # Kaldi: default to the number of processors
+    if given is not None and max_jobs <= 0:  # Kaldi: "invalid number of jobs"
+        print(f"{PROG}: --max-jobs-run needs a positive integer, got '{given}'", file=sys.stderr)
+        return 1
+    if max_jobs <= 0:  # not given: the number of processors, as Kaldi
         max_jobs = default_max_jobs()
     # --mem, --gpu, --time, --config, -l ...: meaningful for a scheduler only; accepted and ignored here.
     runner = _Runner(spec, spec.options.get("num_threads", "1"))
@@ -157,4 +225,5 @@ def main(argv: list[str]) -> int:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+        runner.watchdog.close()
     return report_failures(PROG, spec, results)

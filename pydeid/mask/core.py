@@ -24,6 +24,10 @@ def parse_tagset(s: str | list[str] | tuple[str, ...]) -> set[str]:
     out = {t.strip().upper() for t in items if t.strip()}
     if not out:
         raise ValueError("empty tag set")
+    from pydeid.io import ENTITY_TYPES, UsageError
+    bad = sorted(out - set(ENTITY_TYPES))
+    if bad:
+        raise UsageError("--tags", f"unknown entity type(s) {', '.join(bad)}; types: {', '.join(ENTITY_TYPES)}")
     return out
 
 

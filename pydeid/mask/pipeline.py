@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydeid.io import (DataDir, FormatError, Sentence, atomic_write_text, audio_duration, ctm_by_utt, read_audio, read_conll,
+from pydeid.io import (ENTITY_TYPES, DataDir, FormatError, Sentence, check_data_audio, atomic_write_text, audio_duration, ctm_by_utt, read_audio, read_conll,
                        read_ctm, write_audio)
 
 from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
@@ -45,7 +45,7 @@ class MaskOptions:
 
 def load_tags(path: str | Path) -> dict[str, Sentence]:
     out: dict[str, Sentence] = {}
-    for k, s in enumerate(read_conll(path)):
+    for k, s in enumerate(read_conll(path, types=ENTITY_TYPES)):
         if s.id is None:
             raise FormatError(path, None, f"sentence {k + 1} has no '# id = <utterance-id>' line")
         if s.id in out:
@@ -105,6 +105,20 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
     tags = load_tags(tags_path)
     words = ctm_by_utt(read_ctm(ctm_path))
     plan = plan_masks(d, tags, words, tagset, opts, tags_path, ctm_path)
+    # before any audio is written: every file opens, holds samples, agrees with utt2dur/segments, and every hidden
+    # word lies inside its audio (a word timed past the end would be masked nowhere)
+    durs = check_data_audio(data)
+    for utt in d.utts:
+        for w in words.get(utt, []):
+            if w.start > durs[utt] or w.end > durs[utt] + 0.1:
+                raise FormatError(ctm_path, None, f"utterance '{utt}': word '{w.token}' at {w.start:.2f}-{w.end:.2f}s "
+                                                  f"lies past the end of its audio ({durs[utt]:.2f}s); wrong CTM for "
+                                                  f"this data?")
+    for utt, p in plan.items():
+        for s, e, t, _ in p.get("entities", []):
+            if s > durs[utt] or durs[utt] + 0.05 < e < float("inf"):
+                raise FormatError(ctm_path, None, f"utterance '{utt}': hidden {t} word at {s:.2f}-{e:.2f}s lies past "
+                                                  f"the end of its audio ({durs[utt]:.2f}s); wrong CTM for this data?")
 
     wav_dir = Path(wav_dir) if wav_dir else out / "wav"
     wav_dir.mkdir(parents=True, exist_ok=True)
@@ -138,9 +152,6 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         wav, sr = read_audio(spec, sr=None, start=start, end=end)
         dur = len(wav) / sr
         iv = mask_intervals(ents, opts.pad, dur)
-        for _, e, _, _ in ents:
-            if dur + 0.05 < e < float("inf"):
-                log.warning("%s: CTM word ends at %.2fs after the audio end %.2fs (clamped)", utt, e, dur)
         stats["masked_seconds_x1000"] += int(round(1000 * sum(b - a for a, b in iv)))
         masked = apply_mask(wav, sr, iv, opts.fill, opts.noise_dbfs, opts.ramp, utt_rng(opts.seed, utt))
         write_audio(dst, masked, sr)

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from pydeid.io.atomic import atomic_write
-from pydeid.io.conll import Sentence, read_conll, write_conll
+from pydeid.io.conll import ENTITY_TYPES, Sentence, read_conll, write_conll
 from pydeid.io.errors import FormatError
 from pydeid.io.kaldi_map import kaldi_sort_key, read_kaldi_map
 
@@ -74,7 +74,9 @@ def load_tagged_text(data_dir: str | os.PathLike, tags: str | os.PathLike | None
     utts = sorted(text, key=kaldi_sort_key)
     if tags is None:
         return utts, [Sentence(text[u], ["O"] * len(text[u]), u) for u in utts]
-    sents = sentence_ids(read_conll(tags)) if Path(data_dir).is_file() else read_conll(tags)
+    sents = read_conll(tags, types=ENTITY_TYPES)
+    if Path(data_dir).is_file():
+        sents = sentence_ids(sents)
     by_id: dict[str, Sentence] = {}
     for k, s in enumerate(sents):
         if s.id is None:

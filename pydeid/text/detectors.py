@@ -113,13 +113,11 @@ class DetectionConfig:
     def from_yaml(cls, path, **overrides) -> "DetectionConfig":
         d = {}
         if path:
-            import yaml
-            with open(path, encoding="utf-8") as f:
-                d = yaml.safe_load(f) or {}
-            unknown = sorted(set(d) - set(cls.__dataclass_fields__))
-            if unknown:
-                raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)} (known: "
-                                 f"{', '.join(cls.__dataclass_fields__)})")
+            from pydeid.io.config import dataclass_keys, load_yaml
+            names = tuple(DETECTORS)
+            d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)},
+                          values={"detectors": names, "priority": names + ("grammar:precise",),
+                                  "combine": ("union", "priority")})
         d.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**d)
 

@@ -60,9 +60,8 @@ class NerConfig:
     def from_yaml(cls, path: str | os.PathLike | None, **overrides) -> "NerConfig":
         d: dict = {}
         if path:
-            import yaml
-            with open(path, encoding="utf-8") as f:
-                d = yaml.safe_load(f) or {}
+            from pydeid.io.config import dataclass_keys, load_yaml
+            d = load_yaml(path, allowed=[k for k in dataclass_keys(cls) if k != "extra"])
         d.update({k: v for k, v in overrides.items() if v is not None})
         known = {k: d.pop(k) for k in list(d) if k in cls.__dataclass_fields__}
         if d:

@@ -169,7 +169,7 @@ def test_secrets_inside_output_are_refused(src_dir, tmp_path):
     r = cli("transform-voice", "--method", "mcadams", "--exp-dir", out / "exp", src_dir, out, check=False)
     assert r.returncode == 1 and "outside" in r.stderr
     r = cli("transform-voice", "--method", "vtln", "--exp-dir", tmp_path / "e", src_dir, out, check=False)
-    assert r.returncode == 1 and "--target-data" in r.stderr
+    assert r.returncode == 2 and "--target-data" in r.stderr      # a usage error
 
 
 def test_steps_script_nj2_equals_single_process(mini_corpus, tmp_path, repo_root):
