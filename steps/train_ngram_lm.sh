@@ -5,7 +5,7 @@
 #
 # Usage: steps/train_ngram_lm.sh [--order 3] [--not-from <test-data>] <train-data> [<train-data> ...] <lm-dir>
 #   --not-from ""   a data dir (the test set) that must share no utterance with the training data (checked)
-# Writes <lm-dir>/lm.arpa, <lm-dir>/extra.dict, <lm-dir>/lm_info.json. Kept when newer than every input text.
+# Writes <lm-dir>/lm.arpa, lm.dict (pronunciations of its words: CMU + G2P), extra.dict (the G2P ones), lm_info.json. Kept when newer than every input text.
 set -euo pipefail
 order=3
 not_from=
@@ -14,7 +14,7 @@ help_message="Usage: $0 [--order 3] [--not-from <test-data>] <train-data> [<trai
 if [ $# -lt 2 ]; then echo "$help_message" >&2; exit 1; fi
 dir=${!#}
 trains=("${@:1:$#-1}")
-if [ -s "$dir/lm.arpa" ] && [ -f "$dir/lm_info.json" ]; then
+if [ -s "$dir/lm.arpa" ] && [ -s "$dir/lm.dict" ] && [ -f "$dir/lm_info.json" ]; then
   fresh=true
   for d in "${trains[@]}"; do [ "$dir/lm.arpa" -nt "$d/text" ] || fresh=false; done
   if $fresh; then echo "$0: $dir/lm.arpa is current; kept"; exit 0; fi

@@ -87,27 +87,29 @@ def build_corpus_lm(sentences, lm_dir: str | os.PathLike, order: int = 3) -> dic
             "vocabulary": len(lm.vocab), "ngrams": [len(lm.prob[n]) for n in range(1, order + 1)],
             "discounts": [round(d, 4) for d in lm.discounts[1:]]}
     info.update(make_extra_dict(lm.vocab, lm_dir / "extra.dict"))
-    # the decoder's dictionary: the CMU dictionary followed by the G2P pronunciations of the LM's other words
+    # the decoder's dictionary: the CMU entries (with alternates) of the LM's words, then the G2P pronunciations
+    # of the others (a dictionary of the LM's words only: pocketsphinx loads the full one for a minute)
     _, cmudict = bundled_model()
+    vocab = set(lm.vocab)
     with open(cmudict, encoding="utf-8", errors="replace") as a:
-        base = a.read().rstrip("\n") + "\n"
-    atomic_write_text(lm_dir / "merged.dict", base + (lm_dir / "extra.dict").read_text(encoding="utf-8"))
+        base = [ln for ln in a if ln.strip() and _ALT.sub("", ln.split(None, 1)[0]).lower() in vocab]
+    atomic_write_text(lm_dir / "lm.dict", "".join(base) + (lm_dir / "extra.dict").read_text(encoding="utf-8"))
     atomic_write_text(lm_dir / "lm_info.json", json.dumps(info, indent=1) + "\n")
     return info
 
 
 def resolve_lm(lm: str | None) -> tuple[str, str | None]:
-    """(language model file, dictionary) for 'general' or a dir built by build_corpus_lm (its merged.dict), or
+    """(language model file, dictionary) for 'general' or a dir built by build_corpus_lm (its lm.dict), or
     an ARPA / binary LM file (the CMU dictionary)."""
     cmudict = bundled_model()[1]
     if lm in (None, "", GENERAL):
         return general_lm(), cmudict
     p = Path(lm)
     if p.is_dir():
-        for f in ("lm.arpa", "merged.dict"):
+        for f in ("lm.arpa", "lm.dict"):
             if not (p / f).is_file():
                 raise FormatError(p / f, None, "missing from the language model dir (pydeid build-ngram-lm)")
-        return str(p / "lm.arpa"), str(p / "merged.dict")
+        return str(p / "lm.arpa"), str(p / "lm.dict")
     if not p.is_file():
         raise FormatError(p, None, f"language model '{lm}' is neither 'general', a dir nor a file")
     return str(p), cmudict
