@@ -10,6 +10,7 @@
 #   --method voicemask      voicemask | vtln | mcadams
 #   --strategy 3            vtln targets: 1 fixed, 2 per source speaker, 3 per utterance
 #   --max-targets 100       vtln target pool size (-T)
+#   --target-gender same    vtln: targets of the source speaker's gender (same) or of the whole pool (any)
 #   --target-data ""        data dir of the vtln target speakers (required by vtln)
 #   --seed 0                same inputs + seed -> identical audio, whatever --nj
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
@@ -30,6 +31,7 @@ cmd=${train_cmd:-run.pl}
 method=voicemask
 strategy=3
 max_targets=100
+target_gender=same
 target_data=
 seed=0
 resume=false
@@ -51,7 +53,7 @@ dir=$2
 out=$3
 
 pydeid validate-data-dir "$data" >/dev/null
-common=(--method "$method" --max-targets "$max_targets")
+common=(--method "$method" --max-targets "$max_targets" --target-gender "$target_gender")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
 [ -n "$voice_config" ] && common+=(--config "$voice_config")
 [ -n "$f0_method" ] && common+=(--f0-method "$f0_method")

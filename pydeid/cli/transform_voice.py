@@ -17,6 +17,9 @@ def add_arguments(p):
                    help="vtln targets: 1 one fixed target, 2 one random target per source speaker, "
                         "3 one random target per utterance (voicemask/mcadams draw per utterance)")
     p.add_argument("-T", "--max-targets", type=int, default=100, help="size of the vtln target pool")
+    p.add_argument("--target-gender", choices=["same", "any"], default="same",
+                   help="vtln: draw targets among the pool speakers of the source speaker's gender (same; from "
+                        "spk2gender/utt2gender of in-data and --target-data) or the whole pool (any)")
     p.add_argument("--target-data", help="data dir of target speakers (required by vtln)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--suffix", default=None, help="out-data defaults to <in-data><suffix> (default _mod_<method>)")
@@ -96,7 +99,7 @@ def run(args):
             # keep every draw of the interrupted run; utterances new to the data dir get their own draws
             args.targets_file = str(plan_path)
             log.info("resume: keeping the existing plan %s", plan_path)
-        pool = None
+        pool, pool_genders = None, None
         if args.method == "vtln":
             if not args.target_data:
                 raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
@@ -114,13 +117,23 @@ def run(args):
                         C.share_pool(pool_path, args.pool_file, key)
             from pydeid.voice.vtln import VtlnTargets
             pool = sorted(VtlnTargets.load(pool_path).models)
+            pool_genders = C.speaker_genders(DataDir.read(args.target_data))
+        pitch_pool = None
+        if args.method == "voicemask" and method_params.get("pitch_mode") == "target":
+            if not args.target_data:
+                raise FormatError(args.config, None, "voicemask pitch_mode target needs --target-data")
+            pitch_pool = C.build_pitch_pool(args.target_data, args.max_targets, args.seed, world)
+            pool, pool_genders = sorted(pitch_pool), C.speaker_genders(DataDir.read(args.target_data))
         previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None
         if previous and previous.get("method") != args.method:
             raise FormatError(args.targets_file, None,
                               f"plan was made for method {previous.get('method')}, not {args.method}")
         if previous:
             method_params = previous.get("params", method_params)
-        plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous)
+        plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous,
+                           pool_genders=pool_genders, target_gender=args.target_gender)
+        if pitch_pool is not None:
+            plan["target_log_f0"] = {**(previous or {}).get("target_log_f0", {}), **pitch_pool}
         plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
                          "fft_size": world.fft_size}
         C.save_plan(plan, plan_path, out_dir, wav_dir)

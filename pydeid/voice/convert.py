@@ -42,14 +42,23 @@ def choose_pool(speakers, max_targets: int, seed: int) -> list[str]:
     return sorted(spks[i] for i in idx)
 
 
-def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str) -> str:
-    """Strategy 1: one target for everybody; 2: one per source speaker; 3: one per utterance.
+TARGET_GENDERS = ("same", "any")
 
+
+def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str, gender: str | None = None,
+                  pool_genders: dict[str, str] | None = None) -> str:
+    """Strategy 1: one target for everybody (one per gender when `gender` is given); 2: one per source speaker;
+    3: one per utterance.
+
+    With `gender` and `pool_genders`, targets are drawn among the pool speakers of that gender (as the
+    VoicePrivacy baselines pick same-gender pseudo-speakers), or the whole pool when it has none of them.
     A source speaker who is also in the pool is never mapped to himself (unless he is the whole pool).
     """
+    if gender is not None and pool_genders:
+        pool = [t for t in pool if pool_genders.get(t) == gender] or pool
     if strategy == 1:
         cand = pool
-        key = ("strategy1",)
+        key = ("strategy1",) if gender is None else ("strategy1", gender)
     elif strategy == 2:
         cand = [t for t in pool if t != spk] or pool
         key = ("strategy2", spk)
@@ -62,6 +71,19 @@ def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str)
     if strategy == 1 and t == spk and len(pool) > 1:   # the fixed target is the speaker himself: take the next one
         t = pool[(pool.index(t) + 1) % len(pool)]
     return t
+
+
+def speaker_genders(data: DataDir) -> dict[str, str]:
+    """speaker -> gender from spk2gender, else from utt2gender (a speaker's first utterance); may be empty."""
+    if data.spk2gender:
+        return dict(data.spk2gender)
+    if data.utt2gender:
+        out: dict[str, str] = {}
+        for utt in data.utts:
+            if utt in data.utt2gender:
+                out.setdefault(data.utt2spk[utt], data.utt2gender[utt])
+        return out
+    return {}
 
 
 def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int, k: int, world: WorldConfig,
@@ -77,6 +99,33 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
         feats = (analyze(d.load_audio(u), 16000, world) for u in utts)
         models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
     return VtlnTargets(models, k, world)
+
+
+def f0_track(wav, world: WorldConfig):
+    """F0 only (dio+stonemask or harvest at the plan's frame period): cheaper than a full WORLD analysis."""
+    import numpy as np
+    import pyworld as pw
+    x = np.ascontiguousarray(wav, dtype=np.float64)
+    if world.f0_method == "dio":
+        f0, t = pw.dio(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)
+        return pw.stonemask(x, f0, t, 16000)
+    return pw.harvest(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)[0]
+
+
+def speaker_log_f0(d: DataDir, utts: list[str], world: WorldConfig, what: str) -> list[float]:
+    from .common import log_f0_stats
+    try:
+        return list(log_f0_stats([f0_track(d.load_audio(u), world) for u in utts]))
+    except ValueError as e:
+        raise FormatError(d.path / "utt2spk" if d.path else None, None, f"{what}: {e}") from None
+
+
+def build_pitch_pool(target_data, max_targets: int, seed: int, world: WorldConfig, max_utts: int = 20) -> dict:
+    """VoiceMask pitch_mode target: {pool speaker: [mean, std] of log F0} (pool drawn as for VTLN)."""
+    d = DataDir.read(target_data)
+    spk2utt = d.spk2utt
+    return {spk: speaker_log_f0(d, spk2utt[spk][:max_utts], world, f"target speaker '{spk}'")
+            for spk in choose_pool(d.speakers, max_targets, seed)}
 
 
 def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfig) -> dict:
@@ -120,14 +169,25 @@ def show_progress() -> bool:
 
 # ---- plan ---------------------------------------------------------------------------------------------------------
 def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_params: dict, pool: list[str] | None,
-              previous: dict | None = None) -> dict:
-    """Per-utterance draws (targets, warping/pitch/McAdams parameters). `previous`: a reused plan (--targets-file)."""
+              previous: dict | None = None, pool_genders: dict[str, str] | None = None,
+              target_gender: str = "any") -> dict:
+    """Per-utterance draws (targets, warping/pitch/McAdams parameters). `previous`: a reused plan (--targets-file).
+
+    vtln, target_gender "same": each source speaker's targets come from the pool speakers of his gender
+    (`pool_genders`); a speaker of unknown gender, or a pool without genders, draws from the whole pool and is
+    counted in plan["target_gender_fallback"]."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method}")
+    if target_gender not in TARGET_GENDERS:
+        raise ValueError(f"unknown target gender rule '{target_gender}' (allowed: {', '.join(TARGET_GENDERS)})")
+    src_genders = speaker_genders(data) if method in ("vtln", "voicemask") and target_gender == "same" else {}
+    fallback: set[str] = set()
     prev_utt = (previous or {}).get("utt", {})
     prev_spk = (previous or {}).get("spk2target", {})
     plan = {"method": method, "strategy": strategy, "seed": seed, "params": method_params, "utt": {},
             "spk2target": {}}
+    if method == "vtln" or (method == "voicemask" and pool):
+        plan["target_gender"] = target_gender
     if method == "voicemask":
         vm = build_voicemask(**method_params)
     elif method == "mcadams":
@@ -142,18 +202,38 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
         rng = rng_for(seed, method, "utt", utt)
         if method == "voicemask":
             entry = draw_voicemask(vm, rng)
+            if vm.pitch_mode == "target":
+                if not pool:
+                    raise FormatError(None, None, "voicemask pitch_mode target needs a target pool (--target-data)")
+                g = src_genders.get(spk) if pool_genders else None
+                if target_gender == "same" and g is None:
+                    fallback.add(spk)
+                entry["target"] = assign_target(3 if strategy not in (1, 2) else strategy, pool, seed, spk, utt,
+                                                g, pool_genders)
         elif method == "mcadams":
             entry = draw_mcadams(mc, rng)
         else:
+            g = src_genders.get(spk)
+            if target_gender == "same" and (g is None or not pool_genders
+                                            or not any(pool_genders.get(t) == g for t in pool or [])):
+                fallback.add(spk)
+                g = None
             if strategy in (1, 2) and spk in prev_spk:
                 entry = {"target": prev_spk[spk]}
             elif strategy == 1 and previous and previous.get("spk2target"):
-                entry = {"target": next(iter(previous["spk2target"].values()))}
+                # the fixed target of the reused plan (of this speaker's gender when the rule is "same")
+                prev_targets = list(previous["spk2target"].values())
+                same = [t for t in prev_targets if g is not None and (pool_genders or {}).get(t) == g]
+                entry = {"target": (same or prev_targets)[0]}
             else:
-                entry = {"target": assign_target(strategy, pool, seed, spk, utt)}
+                entry = {"target": assign_target(strategy, pool, seed, spk, utt, g, pool_genders)}
             if strategy in (1, 2):
                 plan["spk2target"].setdefault(spk, entry["target"])
         plan["utt"][utt] = entry
+    if fallback:
+        plan["target_gender_fallback"] = len(fallback)
+        log.warning("target gender 'same': %d speakers of unknown gender (or none in the pool) draw from the whole "
+                    "pool", len(fallback))
     if pool is not None:
         missing = sorted({e["target"] for e in plan["utt"].values() if "target" in e} - set(pool))
         if missing:
@@ -200,9 +280,16 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     else:
         tr = McAdamsTransformer(build_mcadams(**plan["params"]))
     done = 0
+    pitch_target = method == "voicemask" and tr.params.pitch_mode == "target"
+    spk2utt = full.spk2utt if pitch_target else {}
     for spk, spk_utts in todo_by_spk.items():
+        src_f0 = speaker_log_f0(full, spk2utt[spk][:max_fit_utts], world, f"source speaker '{spk}'") \
+            if pitch_target else None
         for u in spk_utts:
-            y = tr.transform(full.load_audio(u), 16000, draw=plan["utt"][u])
+            draw = plan["utt"][u]
+            if pitch_target:
+                draw = dict(draw, source_log_f0=src_f0, target_log_f0=plan["target_log_f0"][draw["target"]])
+            y = tr.transform(full.load_audio(u), 16000, draw=draw)
             write_audio(wav_path(wav_dir, u), y, 16000)
             done += 1
             if bar is not None:

@@ -1,8 +1,10 @@
 """McAdams-coefficient anonymisation (VoicePrivacy Challenge 2020/2022 baseline B2, Patino et al. 2021).
 
-Per 20 ms Hann frame (10 ms shift): LPC of order 20 (autocorrelation method, Levinson-Durbin), the angle phi of
-every complex pole is replaced by phi^alpha (alpha = McAdams coefficient, default 0.8), moduli unchanged; the LPC
-residual is re-filtered through the modified all-pole filter, windowed again and overlap-added.
+Per 20 ms frame (10 ms shift): LPC of order 20 on the Hann-windowed frame (autocorrelation method,
+Levinson-Durbin), the angle phi of every complex pole is replaced by phi^alpha (alpha = McAdams coefficient,
+default 0.8), moduli unchanged; the LPC residual of the sqrt-Hann-windowed frame is re-filtered through the
+modified all-pole filter, windowed by sqrt-Hann again and overlap-added: the window pair reconstructs exactly,
+so alpha = 1 returns the input.
 
 Vectorised over frames: Levinson runs over the order (20 steps) for all frames at once, poles come from batched
 eigenvalues of companion matrices, and both filters are applied in the frequency domain (residual spectrum
@@ -94,19 +96,32 @@ def anonymize(x: np.ndarray, sr: int, alpha: float = 0.8, params: McAdamsParams 
     x = np.asarray(x, dtype=np.float64)
     win_len = int(round(params.win_ms * 1e-3 * sr))
     shift = int(round(params.shift_ms * 1e-3 * sr))
-    win = np.hanning(win_len + 1)[:-1]                      # periodic Hann, as in the challenge baseline
-    frames = _frames(x + 1e-9, win_len, shift) * win
-    a = lpc_batch(frames, params.lp_order)
+    hann = np.hanning(win_len + 1)[:-1]                     # periodic Hann: the LPC analysis window
+    # Filtering runs on sqrt-Hann frames and the output is windowed by sqrt-Hann again: the pair multiplies to a
+    # periodic Hann, whose copies at a half-window shift sum to exactly 1, so alpha = 1 gives the input back.
+    # (Hann at both ends, as the challenge baseline does, sums to a gain that swings 0.5..1 every shift: a
+    # 100 Hz, 6 dB modulation.) Half a window of padding at each end gives the edges full overlap too.
+    syn = np.sqrt(hann)
+    pad = win_len // 2
+    xp = np.pad(x + 1e-9, (pad, pad))
+    raw = _frames(xp, win_len, shift)
+    a = lpc_batch(raw * hann, params.lp_order)
     a_new = mcadams_lpc(a, alpha)
+    frames = raw * syn
     nfft = max(params.n_fft, 2 * win_len)
     Y = np.fft.rfft(frames, nfft) * np.fft.rfft(a, nfft) / np.fft.rfft(a_new, nfft)
-    y = np.fft.irfft(Y, nfft)[:, :win_len] * win
+    y = np.fft.irfft(Y, nfft)[:, :win_len] * syn
     # overlap-add without a loop over frames
     n = len(frames)
     out = np.zeros((n - 1) * shift + win_len)
     idx = np.arange(n)[:, None] * shift + np.arange(win_len)[None, :]
     np.add.at(out, idx.ravel(), y.ravel())
-    return out[:len(x)]
+    if 2 * shift != win_len:
+        # other overlaps: divide by the summed window so the reconstruction stays exact
+        norm = np.zeros_like(out)
+        np.add.at(norm, idx.ravel(), np.tile(hann, n))
+        out = out / np.maximum(norm, 1e-3)
+    return out[pad:pad + len(x)]
 
 
 class McAdamsTransformer:

@@ -5,7 +5,9 @@ section 4.1.2) |alpha| is drawn uniformly in `alpha_range` with a random sign, t
 of a grid over `beta_range` whose composed warp has a distortion strength (integral of |w(omega) - omega| over
 [0, pi]) inside `distortion_band`. Pitch: F0 multiplied by 2^(s/12) with s drawn uniformly in
 `pitch_semitones_range`, signed like the net formant shift (formants down -> pitch down) so that the converted
-voice stays plausible.
+voice stays plausible (`pitch_mode: shift`, the default). `pitch_mode: target` instead maps the source speaker's
+log-F0 mean/std onto those of a target speaker drawn from a pool (log-Gaussian normalised conversion, as the
+COMPRISE tool's VoiceMask does): the source's own F0 level and range, which a semitone shift keeps, are removed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .common import convert_log_f0
 from .warping import bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
@@ -29,11 +32,17 @@ class VoiceMaskParams:
     beta_step: float = 0.001
     distortion_band: tuple[float, float] = (0.32, 0.40)
     pitch_semitones_range: tuple[float, float] = (2.0, 4.0)
+    pitch_mode: str = "shift"     # shift: F0 x 2^(s/12); target: source log-F0 stats -> a pool speaker's
+
+
+PITCH_MODES = ("shift", "target")
 
 
 def build_voicemask(**overrides) -> VoiceMaskParams:
     """Builder of seed 004 A.6 for VoiceMask: validated parameter ranges."""
     p = VoiceMaskParams(**{k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()})
+    if p.pitch_mode not in PITCH_MODES:
+        raise ValueError(f"pitch_mode must be one of {', '.join(PITCH_MODES)}: {p.pitch_mode!r}")
     if not (0 <= p.alpha_range[0] <= p.alpha_range[1] < 1):
         raise ValueError(f"alpha_range must lie in [0, 1): {p.alpha_range}")
     if not (-np.pi < p.beta_range[0] <= p.beta_range[1] < np.pi):
@@ -78,13 +87,19 @@ class VoiceMaskTransformer:
         return self
 
     def transform(self, wav: np.ndarray, sr: int = 16000, draw: dict | None = None) -> np.ndarray:
-        """Convert one waveform; `draw` fixes (alpha, beta, pitch_ratio), otherwise they are drawn now."""
+        """Convert one waveform; `draw` fixes (alpha, beta, pitch_ratio), otherwise they are drawn now.
+        pitch_mode target: `draw` must also hold source_log_f0 and target_log_f0 (mean, std of log F0)."""
         draw = draw or draw_voicemask(self.params, self.rng)
         feats = analyze(wav, sr, self.world)
         omega = bin_omegas(feats.sp.shape[1])
         read = invert_on_grid(voicemask_warp(omega, draw["alpha"], draw["beta"]), omega)
         sp = warp_envelope(feats.sp, read)
-        f0 = feats.f0 * draw["pitch_ratio"]
+        if self.params.pitch_mode == "target":
+            if "source_log_f0" not in draw or "target_log_f0" not in draw:
+                raise ValueError("voicemask pitch_mode target needs the source and target log-F0 statistics")
+            f0 = convert_log_f0(feats.f0, tuple(draw["source_log_f0"]), tuple(draw["target_log_f0"]))
+        else:
+            f0 = feats.f0 * draw["pitch_ratio"]
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)
 
 

@@ -112,6 +112,22 @@ def test_mcadams_contract_and_effect(vctk_voices):
     check_contract(x, y_rand)
 
 
+def test_mcadams_alpha_one_returns_the_input(vctk_voices):
+    """The analysis/synthesis window pair reconstructs exactly: alpha = 1 is the identity, edges included (the
+    former Hann-at-both-ends pair modulated the gain between 0.5 and 1 every 10 ms)."""
+    from pydeid.voice.mcadams import McAdamsParams, anonymize
+    x = vctk_voices["p226"][0].astype(np.float64)
+    y = anonymize(x, SR, 1.0)
+    assert len(y) == len(x)
+    assert np.max(np.abs(y - x)) < 1e-6 * np.max(np.abs(x))
+    # other overlaps are normalised by the summed window: still the identity
+    y3 = anonymize(x, SR, 1.0, McAdamsParams(shift_ms=5.0))
+    assert np.max(np.abs(y3 - x)) < 1e-6 * np.max(np.abs(x))
+    # and a real change below 1: the signal differs by far more than rounding
+    y8 = anonymize(x, SR, 0.8)
+    assert np.sqrt(np.mean((y8 - x) ** 2)) > 0.05 * np.sqrt(np.mean(x ** 2))
+
+
 # ---- VTLN ------------------------------------------------------------------------------------------------------
 def test_vtln_male_to_female_raises_f0_and_centroid(vctk_voices, vctk_targets):
     src = vctk_voices["p226"]                                   # male

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pydeid.io import DataDir, validate_data_dir
@@ -86,6 +87,36 @@ def test_strategies_and_pool():
     assert all(assign_target(3, ["a", "b"], 0, "a", f"u{i}") == "b" for i in range(20))   # never oneself
 
 
+def test_targets_of_the_source_speakers_gender():
+    """Default rule "same": targets come from the pool speakers of the source's gender; strategy 1 has one fixed
+    target per gender; a pool without that gender falls back to the whole pool."""
+    pool = [f"t{i:02d}" for i in range(20)]
+    genders = {t: ("f" if i % 2 else "m") for i, t in enumerate(pool)}
+    for strategy in (1, 2, 3):
+        for i in range(40):
+            g = "f" if i % 3 else "m"
+            t = assign_target(strategy, pool, 5, f"s{i % 4}", f"u{i}", g, genders)
+            assert genders[t] == g
+    s1 = {g: {assign_target(1, pool, 0, f"s{i}", f"u{i}", g, genders) for i in range(10)} for g in "mf"}
+    assert all(len(v) == 1 for v in s1.values()) and s1["m"] != s1["f"]
+    males = [t for t in pool if genders[t] == "m"]
+    assert assign_target(2, males, 0, "s", "u", "f", genders) in males          # no female in the pool
+    # make_plan: the rule recorded, unknown-gender speakers counted, an unknown rule refused
+    from pydeid.io import DataDir
+    from pydeid.voice.convert import make_plan
+    d = DataDir()
+    for i in range(6):
+        d.wav_scp[f"a{i}"] = "/x.wav"
+        d.text[f"a{i}"] = "x"
+        d.utt2spk[f"a{i}"] = f"s{i % 3}"
+    d.spk2gender = {"s0": "m", "s1": "f"}                                       # s2 unknown
+    plan = make_plan(d, "vtln", 2, 0, {}, pool, pool_genders=genders, target_gender="same")
+    assert plan["target_gender"] == "same" and plan["target_gender_fallback"] == 1
+    assert genders[plan["spk2target"]["s0"]] == "m" and genders[plan["spk2target"]["s1"]] == "f"
+    with pytest.raises(ValueError, match="allowed: same, any"):
+        make_plan(d, "vtln", 2, 0, {}, pool, pool_genders=genders, target_gender="female")
+
+
 @pytest.mark.slow
 def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
     out, exp = tmp_path / "out", tmp_path / "exp"
@@ -93,8 +124,9 @@ def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
         src_dir, out)
     secret = check_output_corpus(src_dir, out, exp)
     assert secret["spk2target"].keys() == {"p226", "p228"}
-    assert set(secret["spk2target"].values()) <= {"p225", "p227"}
-    # the pooled target speakers are female p225 and male p227; the male source's F0 moves to his target's
+    # the pooled target speakers are female p225 and male p227: same-gender targets by default
+    assert secret["spk2target"] == {"p226": "p227", "p228": "p225"}
+    # the male source's F0 moves to his target's
     from voice_helpers import median_f0
     s, o = DataDir.read(src_dir), DataDir.read(out)
     u = "p226_003"
@@ -108,6 +140,28 @@ def test_vtln_cli_corpus_and_secrets(src_dir, tgt_dir, tmp_path):
         "--seed", "77", "--targets-file", exp / "secrets" / "voice_plan.json", "--part", "plan", src_dir, out2)
     again = json.loads((exp2 / "secrets" / "voice_plan.json").read_text())
     assert again["utt"] == secret["utt"]
+
+
+def test_voicemask_pitch_to_target_speaker(src_dir, tgt_dir, tmp_path, repo_root):
+    """pitch_mode target: each utterance's F0 is mapped onto a same-gender pool speaker's log-F0 statistics, whose
+    values are in the secret plan; without --target-data the run stops with one line."""
+    from voice_helpers import median_f0
+    out, exp = tmp_path / "out", tmp_path / "exp"
+    conf = repo_root / "conf" / "voice" / "voicemask_target.yaml"
+    cli("transform-voice", "--method", "voicemask", "--config", conf, "--target-data", tgt_dir, "--exp-dir", exp,
+        src_dir, out)
+    secret = check_output_corpus(src_dir, out, exp)
+    assert set(secret["target_log_f0"]) == {"p225", "p227"} and secret["target_gender"] == "same"
+    s, o = DataDir.read(src_dir), DataDir.read(out)
+    for u in s.utts:
+        tgt = secret["utt"][u]["target"]
+        assert tgt == {"p226": "p227", "p228": "p225"}[s.utt2spk[u]]
+        want = float(np.exp(secret["target_log_f0"][tgt][0]))
+        got = median_f0(o.load_audio(u))
+        assert abs(np.log(got / want)) < np.log(2 ** (3 / 12)), (u, got, want)     # within 3 semitones
+    r = cli("transform-voice", "--method", "voicemask", "--config", conf, "--exp-dir", tmp_path / "e2", src_dir,
+            tmp_path / "out2", check=False)
+    assert r.returncode == 1 and "--target-data" in r.stderr and not (tmp_path / "out2").exists()
 
 
 def test_secrets_inside_output_are_refused(src_dir, tmp_path):

@@ -15,8 +15,17 @@ from voice_helpers import median_f0
 
 def test_mini_vtln_strategy2(mini_corpus, tmp_path):
     src, tgt = mini_corpus / "mini_test_enroll", mini_corpus / "mini_dev"     # 4 sources, pool of 2 (f, m)
+    # default rule: every target has its source speaker's gender
+    cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt, "--exp-dir",
+        tmp_path / "exp_same", "--part", "plan", src, tmp_path / "same")
+    same = json.loads((tmp_path / "exp_same" / "secrets" / "voice_plan.json").read_text())
+    s0, t0 = DataDir.read(src), DataDir.read(tgt)
+    assert same["target_gender"] == "same" and "target_gender_fallback" not in same
+    assert all(s0.spk2gender[spk] == t0.spk2gender[t] for spk, t in same["spk2target"].items())
+    # --target-gender any: cross-gender pairs, whose F0 must move to the target's gender
     out, exp = tmp_path / "mini_test_enroll_vtln", tmp_path / "exp"
-    cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt, "--exp-dir", exp, src, out)
+    cli("transform-voice", "--method", "vtln", "--strategy", "2", "--target-data", tgt, "--exp-dir", exp,
+        "--target-gender", "any", src, out)
     validate_data_dir(out, check_audio=True)
     for f in src.iterdir():
         if f.is_file() and f.name not in ("wav.scp", "spk2utt"):

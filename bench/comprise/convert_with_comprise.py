@@ -1,0 +1,86 @@
+"""Convert a Kaldi data dir with the COMPRISE voice transformation tool (ruckard/comprise_voice_transformation),
+run from its own checkout, so that the project's attackers score both tools on the same files.
+
+The tool is not part of pydeid and none of its code is copied here: this driver imports its `voice_transformation`
+package from --tool (the folder vtln_based_transformers of a checkout) and calls its documented API
+(builder(target_utterances) -> Transformer(params).fit(source utterances).transform(utterance, target)).
+Two adaptations to today's libraries, applied from outside: scikit-learn >= 1.0 has no KMeans(n_jobs=...), so
+the argument is dropped; Python 3.11's random.sample() refuses dict views, so the target is always passed
+explicitly (drawn here, seeded: one per utterance, as the tool's script does for corpora without dialogues).
+
+    python bench/comprise/convert_with_comprise.py --tool <checkout>/vtln_based_transformers \
+        --method voicemask|vtln --targets data/train --n-targets 10 --seed 0 data/test out_dir
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tool", required=True, help="the tool's vtln_based_transformers folder")
+    p.add_argument("--method", choices=["voicemask", "vtln"], required=True)
+    p.add_argument("--targets", required=True, help="data dir of target speakers (the pool)")
+    p.add_argument("--n-targets", type=int, default=10, help="pool size (the tool's -T, default 10)")
+    p.add_argument("--max-target-utts", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("in_data")
+    p.add_argument("out_data")
+    a = p.parse_args(argv)
+
+    sys.path.insert(0, str(Path(a.tool).resolve()))
+    import sklearn.cluster
+    _KMeans = sklearn.cluster.KMeans
+
+    def kmeans(n_clusters=8, n_jobs=None, **kw):   # n_jobs was removed in scikit-learn 1.0; the tool passes it
+        return _KMeans(n_clusters=n_clusters, random_state=a.seed, n_init=10, **kw)
+
+    sklearn.cluster.KMeans = kmeans
+    from voice_transformation import Utterance
+    if a.method == "voicemask":
+        from voice_transformation.voicemask import Transformer, builder
+    else:
+        from voice_transformation.vtln_based_conversion import Transformer, builder
+
+    from pydeid.io import DataDir, write_audio
+
+    random.seed(a.seed)
+    np.random.seed(a.seed)
+    src, tgt = DataDir.read(a.in_data), DataDir.read(a.targets)
+    rng = random.Random(a.seed)
+    pool = sorted(rng.sample(sorted(tgt.speakers), min(a.n_targets, len(tgt.speakers))))
+    t_spk2utt = tgt.spk2utt
+    target_utts = {s: [Utterance(tgt.load_audio(u).astype(np.float64), 16000)
+                       for u in t_spk2utt[s][:a.max_target_utts]] for s in pool}
+    params = builder(target_utts)
+    out = Path(a.out_data)
+    wav_dir = (out / "wav").resolve()
+    wav_dir.mkdir(parents=True, exist_ok=True)
+    wav_scp = {}
+    for spk, utts in sorted(src.spk2utt.items()):
+        utterances = [Utterance(src.load_audio(u).astype(np.float64), 16000) for u in utts]
+        tr = Transformer(params)
+        tr.fit(utterances)
+        for u, utt in zip(utts, utterances):
+            y = tr.transform(utt, target=pool[rng.randrange(len(pool))]).data
+            y = np.nan_to_num(np.asarray(y, dtype=np.float64))[:len(utt.data)]
+            y = np.pad(y, (0, len(utt.data) - len(y)))
+            peak = float(np.max(np.abs(y))) or 1.0
+            y = y * min(float(np.max(np.abs(utt.data))), 0.99) / peak     # the input's peak, as pydeid does
+            write_audio(wav_dir / f"{u}.wav", y.astype(np.float32), 16000)
+            wav_scp[u] = str(wav_dir / f"{u}.wav")
+    d = DataDir(wav_scp=wav_scp, text=src.text, utt2spk=src.utt2spk, utt2gender=src.utt2gender,
+                spk2gender=src.spk2gender)
+    d.write(out)
+    print(f"{out}: {len(wav_scp)} utterances converted with the COMPRISE tool ({a.method}, pool of {len(pool)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
