@@ -145,7 +145,8 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: text transformation ($text_strategy, p=$text_p)"
   for s in $deid_sets; do
     utils/validate_data_dir.sh "data/${s}_text" >/dev/null 2>&1 && continue
-    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" \
+    # never the original as its own surrogate (a type with one value would otherwise keep it)
+    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" --avoid-original true \
       --secret-dir exp/secrets/text --exp-dir "exp/transform_text/$s" \
       "data/$s" "exp/tags/$s/tags.conll" "data/${s}_text"
   done

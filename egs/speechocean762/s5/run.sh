@@ -8,17 +8,17 @@
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #
-#   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll per speaker,
-#      same-gender non-targets), data/test_wer (the fixed utility subset: --wer-per-spk trial utterances of each
-#      test speaker), data/train_xv (--xvector-train-per-spk utterances of each train speaker: what the informed
-#      attackers convert for their training)
+#   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll and
+#      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
+#      subset: --wer-per-spk trial utterances of each test speaker), data/train_xv (--xvector-train-per-spk
+#      utterances of each train speaker: every attacker trains on these, original or converted)
 #   1  forced alignment of data/test (pocketsphinx en-us): exp/align/test/wrd_ali/ctm
 #   2  detection (grammars: digit strings, dates, times; no NER tagger is trained here) and text transformation
 #      of data/test -> data/test_text
-#   3  voice conversion with every method of --voice-configs: the published test set as a whole (publisher seed
-#      --seed; its trial and utility parts are subsets), and what the attackers need, converted from ORIGINAL
-#      audio: enrollment + train_xv with the attacker's own seed (seed+1; lazy-informed, informed) and with
-#      shifted parameters (parameter-shifted: conf/voice/*_shifted.yaml, VTLN -T --vtln-shift-targets)
+#   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
+#      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
+#      train_xv with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
+#      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets)
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
 #   5  utility: 3-gram LM of the training transcripts (never the test's), pocketsphinx decoding of the utility
 #      subset, original / converted / converted-and-masked, with that LM and (--general-lm true) the general LM
@@ -32,12 +32,14 @@ corpus_root=         # default: $SPEECHOCEAN of db.sh
 size=default         # tiny: 3 f + 3 m speakers per split, 8 utterances each (the test of the recipe)
 seed=0
 nj=2
-num_enroll=5         # enrollment utterances per test speaker (the other 15 are trial utterances)
+num_enroll=5         # enrollment utterances per test speaker
+trial_per_spk=5      # trial utterances per test speaker (of the 15 others): 150 target trials on 30 speakers
 wer_per_spk=2        # utility subset: trial utterances per test speaker decoded for every condition
-xvector_train_per_spk=8   # utterances of each train speaker converted for the informed attackers
+xvector_train_per_spk=4   # utterances of each train speaker every attacker trains on (original or converted)
+xvector_epochs=      # empty: the config's (8); tiny: 2
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
-general_lm=true           # also decode with the pocketsphinx wheel's general 3-gram LM (~4x slower)
+general_lm=true           # also decode original and converted speech with the wheel's general LM (~4x slower)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 xvector_config=conf/xvector/mini.yaml
@@ -61,6 +63,9 @@ wait_all() {
 vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }
 results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws
+sseed=$((seed + 2))   # the parameter-shifted attacker's draws
+T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
+[ $size = tiny ] && [ -z "$xvector_epochs" ] && xvector_epochs=2
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
@@ -84,10 +89,13 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
       local/speechocean762/data_prep.sh "$corpus_root" $split data/$split
     fi
   done
-  ne=$num_enroll; [ $size = tiny ] && ne=3
+  ne=$num_enroll; nt=$trial_per_spk; [ $size = tiny ] && { ne=3; nt=5; }
   if ! done_ok data/test_trial; then
     pydeid make-trials --num-enroll "$ne" --seed "$seed" --same-gender-nontargets \
-      data/test data/test_enroll data/test_trial
+      data/test data/test_enroll data/test_trial_all
+    utils/subset_data_dir.sh --per-spk "$nt" data/test_trial_all data/test_trial >/dev/null
+    awk 'NR==FNR{keep[$1]=1; next} ($2 in keep)' data/test_trial/utt2spk data/test_trial_all/trials \
+      >data/test_trial/trials
   fi
   done_ok data/test_wer || utils/subset_data_dir.sh --per-spk "$wer_per_spk" data/test_trial data/test_wer >/dev/null
   rm -f data/test_wer/trials
@@ -133,27 +141,25 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: voice conversion ($voice_configs) of the test set and of the attackers' data"
   vtln_st=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
   if [ -n "$vtln_st" ]; then
-    convert_vtln data/test 100 pub $(for st in $vtln_st; do echo "$st:$seed:data/test_vtln$st"; done)
+    convert_vtln data/test_trial 100 pub $(for st in $vtln_st; do echo "$st:$seed:data/test_trial_vtln$st"; done)
     for s in test_enroll train_xv; do
       convert_vtln data/$s 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"; done)
-      convert_vtln data/$s "$vtln_shift_targets" shift \
-        $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_ps"; done)
+      convert_vtln data/$s "$T_shift" shift \
+        $(for st in $vtln_st; do echo "$st:$sseed:data/${s}_vtln${st}_ps"; done)
     done
   fi
   for vc in $voice_configs; do
     m=${vc%%:*}; v=$(vname "$m" "${vc#*:}")
     if [ "$m" != vtln ]; then
-      convert "$m" data/test "data/test_$v" "$seed"
+      convert "$m" data/test_trial "data/test_trial_$v" "$seed"
       for s in test_enroll train_xv; do
         convert "$m" "data/$s" "data/${s}_${v}_a" "$aseed"
-        convert "$m" "data/$s" "data/${s}_${v}_ps" "$aseed" shifted
+        convert "$m" "data/$s" "data/${s}_${v}_ps" "$sseed" shifted
       done
     fi
-    # the published trial and utility sets are parts of the published (converted) test set
-    for part in trial wer; do
-      done_ok "data/test_${part}_$v" || utils/subset_data_dir.sh --utt-list "data/test_$part/utt2spk" \
-        "data/test_$v" "data/test_${part}_$v" >/dev/null
-    done
+    # the published utility set is a part of the published (converted) trial set
+    done_ok "data/test_wer_$v" || utils/subset_data_dir.sh --utt-list data/test_wer/utt2spk \
+      "data/test_trial_$v" "data/test_wer_$v" >/dev/null
     cp data/test_trial/trials "data/test_trial_$v/trials"
   done
 fi
@@ -180,6 +186,7 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   for lm in $lms; do
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
     for c in $conds; do
+      [ $lm = general ] && [[ $c == *_masked ]] && continue   # the general LM: original and converted only
       free_lane
       steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/decode_${lm}_$c" \
         >/dev/null &
@@ -195,14 +202,15 @@ fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   log "stage 6: x-vector attacks (original; per method ignorant, lazy-informed, informed, parameter-shifted)"
+  xe=(); [ -n "$xvector_epochs" ] && xe=(--epochs "$xvector_epochs")
   steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads "$nj" \
-    data/train exp/xvector_original
-  for s in train test_enroll; do
+    "${xe[@]}" data/train_xv exp/xvector_original
+  for s in train_xv test_enroll; do
     steps/extract_xvectors.sh --cmd "$train_cmd" exp/xvector_original data/$s exp/xvector_original/xvectors_$s \
       >exp/xvector_original/extract_$s.log 2>&1 &
   done
   wait_all "exp/xvector_original/extract_*.log"
-  common=(--seed "$aseed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd")
+  common=(--seed "$aseed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
   attacks=()
   attack() {  # attack <scenario> <name> <method> <strategy> <train> <enroll> <trial> [attack.sh options]
     local sc=$1 name=$2 m=$3 st=$4 tr=$5 en=$6 te=$7
@@ -214,18 +222,18 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
       "$tr" "$en" "$te" "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
   }
   mkdir -p exp/attack
-  attack original original none - data/train data/test_enroll data/test_trial --model exp/xvector_original
+  attack original original none - data/train_xv data/test_enroll data/test_trial --model exp/xvector_original
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
     opts=(--orig-trial data/test_trial --pitch-cache "exp/attack/pitch_$v.json")
-    attack ignorant "ignorant_$v" "$m" "$st" data/train data/test_enroll "data/test_trial_$v" \
+    attack ignorant "ignorant_$v" "$m" "$st" data/train_xv data/test_enroll "data/test_trial_$v" \
       --model exp/xvector_original "${opts[@]}"
   done
   wait_all "exp/attack/ignorant_*.log"   # rho_F0 measured once per method, then read from the cache
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
     opts=(--orig-trial data/test_trial --pitch-cache "exp/attack/pitch_$v.json")
-    attack lazy-informed "lazy-informed_$v" "$m" "$st" data/train "data/test_enroll_${v}_a" "data/test_trial_$v" \
+    attack lazy-informed "lazy-informed_$v" "$m" "$st" data/train_xv "data/test_enroll_${v}_a" "data/test_trial_$v" \
       --model exp/xvector_original "${opts[@]}"
     attack informed "informed_$v" "$m" "$st" "data/train_xv_${v}_a" "data/test_enroll_${v}_a" \
       "data/test_trial_$v" "${opts[@]}"
