@@ -2,7 +2,7 @@
 
 COMMAND = "speechocean-report"
 HELP = ("egs/speechocean762/s5 report: method x (pocketsphinx WER original/converted/masked, EER per attacker "
-        "scenario with speaker-bootstrap 95 % CI, pooled/male/female, rho_F0) into RESULTS.md")
+        "scenario with speaker-bootstrap 95-percent intervals, pooled/male/female, rho_F0) into RESULTS.md")
 
 
 def add_arguments(p):

@@ -18,7 +18,8 @@
 #   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
 #      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
 #      train_xv with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
-#      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets)
+#      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
+#      targets: the train speakers (same gender), modelled on their train_xv utterances
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
 #   5  utility: 3-gram LM of the training transcripts (never the test's), pocketsphinx decoding of the utility
 #      subset, original / converted / converted-and-masked, with that LM and (--general-lm true) the general LM
@@ -133,7 +134,7 @@ convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<
   [ -n "$first" ] || return 0
   IFS=: read -r st sd out <<<"$first"
   steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --max-targets "$T" --resume true --nj "$nj" \
-    --cmd "$train_cmd" --target-data data/train --pool-file "exp/voice/vtln_pool_${tag}_s{seed}.npz" \
+    --cmd "$train_cmd" --target-data data/train_xv --pool-file "exp/voice/vtln_pool_${tag}_s{seed}.npz" \
     --also "${also[*]}" "$in" "exp/voice/$(basename "$out")" "$out"
 }
 
