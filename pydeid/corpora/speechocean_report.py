@@ -85,7 +85,7 @@ def _fmt_rate(r: dict | None, key: str) -> str:
 
 
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
-                 n_boot: int = 1000, seed: int = 0) -> dict:
+                 n_boot: int = 1000, seed: int = 0, backend: str = "plda") -> dict:
     data, exp = Path(data), Path(exp)
     trials = {}
     tfile = data / "test_trial" / "trials"
@@ -100,14 +100,17 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
     vs = [vname(vc) for vc in voice_configs]
     rep: dict = {"wer": {}, "eer": {}, "rho_f0": {}, "counts": {}}
     for lm in lms:
-        conds = ["test_wer"] + [f"test_wer_{v}{sfx}" for v in vs for sfx in ("", "_masked")]
+        # the general LM decodes original and converted speech (the recipe skips its masked decodings)
+        sfxs = ("",) if lm == "general" else ("", "_masked")
+        conds = ["test_wer"] + [f"test_wer_{v}{sfx}" for v in vs for sfx in sfxs]
         for c in conds:
             rep["wer"][f"{lm}:{c}"] = wer_of(exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
-    rep["eer"]["original"] = eer_of(exp / "attack" / "original" / "scores" / "scores_cosine", trials,
+    rep["backend"] = backend
+    rep["eer"]["original"] = eer_of(exp / "attack" / "original" / "scores" / f"scores_{backend}", trials,
                                     enroll_gender, utt_gender, n_boot, seed)
     for v in vs:
         for sc in SCENARIOS:
-            rep["eer"][f"{sc}_{v}"] = eer_of(exp / "attack" / f"{sc}_{v}" / "scores" / "scores_cosine", trials,
+            rep["eer"][f"{sc}_{v}"] = eer_of(exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
                                              enroll_gender, utt_gender, n_boot, seed)
         mfile = exp / "attack" / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
@@ -144,7 +147,7 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     main = markdown_table(hdr, rows) + (
         f"\nWER (%): pocketsphinx en-us (pretrained, not trained on the corpus) on the utility subset "
         f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, {w0['words']} reference "
-        f"words); `{lm0}` LM = 3-gram of the training transcripts. EER (%): cosine scoring, pooled, "
+        f"words); `{lm0}` LM = 3-gram of the training transcripts. EER (%): {rep['backend']} scoring, pooled, "
         f"{c['trials_target']} target + {c['trials_nontarget']} non-target trials (same-gender non-targets) of "
         f"{c['enroll_speakers']} enrolled test speakers. [95 % interval]: speaker bootstrap, {c['bootstrap']} "
         f"resamples. rho_F0: mean per-utterance Pearson correlation of F0 original vs converted trial "
@@ -165,15 +168,24 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     wer_md = markdown_table(["data", "LM", "WER (%) [95 % CI]", "utts", "ref. words", "RTF"], wer_rows) + (
         "\nMasked sets are scored against their masked transcripts (tagged words removed). RTF: decoding CPU "
         "seconds per audio second, one thread, on a shared machine.\n")
-    return {"so-real-voices": ("Real voices (speechocean762): utility and privacy per method", main),
-            "so-eer-detail": ("EER per scenario, pooled / male / female (cosine, 95 % speaker-bootstrap CI)",
-                              eer_md),
+    b = rep["backend"]
+    return {f"so-real-voices-{b}": (f"Real voices (speechocean762): utility and privacy per method ({b} back-end)",
+                                    main),
+            f"so-eer-detail-{b}": (f"EER per scenario, pooled / male / female ({b}, 95 % speaker-bootstrap CI)",
+                                   eer_md),
             "so-wer-detail": ("pocketsphinx WER per condition and language model", wer_md)}
 
 
-def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0) -> dict:
-    rep = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed)
-    for key, (title, body) in render(rep, voice_configs, lms).items():
-        update_results_section(results_md, key, body, title=title)
-    (Path(exp) / "report.json").write_text(json.dumps(rep, indent=1) + "\n")
-    return rep
+def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
+                 backends=("plda", "cosine")) -> dict:
+    """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report.json holds both."""
+    reps = {}
+    for b in backends:
+        rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b)
+        for key, (title, body) in render(rep, voice_configs, lms).items():
+            update_results_section(results_md, key, body, title=title)
+    first = reps[backends[0]]
+    out = {k: first[k] for k in ("wer", "rho_f0", "counts")}
+    out["eer"] = {b: r["eer"] for b, r in reps.items()}
+    (Path(exp) / "report.json").write_text(json.dumps(out, indent=1) + "\n")
+    return out

@@ -47,7 +47,8 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     assert 0.0 < float(cells[7]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
     rep = json.loads((rec / "exp" / "report.json").read_text())
     assert rep["counts"]["enroll_speakers"] == 6 and rep["counts"]["wer_speakers"] == 6
-    assert set(rep["eer"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
+    assert set(rep["eer"]) == {"plda", "cosine"}
+    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
                                "parameter-shifted_mcadams"}
     # the attackers' enrollment is converted from ORIGINAL enrollment audio with their own seed / parameters
     assert (rec / "data" / "test_enroll_mcadams_a").is_dir() and (rec / "data" / "test_enroll_mcadams_ps").is_dir()
@@ -58,7 +59,7 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     # a rerun finds everything done and rewrites the same tables
     p2 = subprocess.run(args + ["--stage", "1"], cwd=rec, capture_output=True, text=True, timeout=600)
     assert p2.returncode == 0, p2.stderr[-2000:]
-    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 1
+    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 2  # plda, cosine
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path):
