@@ -153,8 +153,7 @@ def test_download_script_without_network(repo_root, tmp_path):
 @pytest.mark.slow
 def test_run_sh_deid_stages_on_librispeech_mini(repo_root, librispeech_mini_dir, tmp_path):
     """Stages 1-6 (data prep, alignment, tagging, text transformation, voice conversion, masking + leak check)
-    on the real 3-speaker sample; ~1 min on 2 cores. Stages 7-9 (ESPnet ASR, x-vector attacks) run too with
-    tiny configs but take ~13 min: run them by hand (see the README)."""
+    on the real 3-speaker sample; ~1 min on 2 cores. Stages 1-9: tests/corpora/test_librispeech_stages.py."""
     rec = _recipe_copy(repo_root, tmp_path / "s5")
     args = ["./run.sh", "--stage", "1", "--stop-stage", "6", "--corpus-root", str(librispeech_mini_dir),
             "--asr-train-set", SUBSET, "--xvector-train-set", SUBSET, "--dev-set", SUBSET, "--test-set", SUBSET,
@@ -168,7 +167,7 @@ def test_run_sh_deid_stages_on_librispeech_mini(repo_root, librispeech_mini_dir,
     orig = DataDir.read(data / "dev_clean_2")
     assert not set(neutral.wav_scp.values()) & set(orig.wav_scp.values())   # no original audio in the corpus
     assert all(str(data / "dev_clean_2_neutral") in v for v in neutral.wav_scp.values())
-    for name in ("dev_clean_2_voicemask", "dev_clean_2_trial_voicemask", "dev_clean_2_enroll_voicemask_s1",
+    for name in ("dev_clean_2_voicemask", "dev_clean_2_trial_voicemask", "dev_clean_2_enroll_voicemask_a",
                  "dev_clean_2_text"):
         validate_data_dir(data / name)
     secrets = list((rec / "exp").rglob("voice_plan.json"))

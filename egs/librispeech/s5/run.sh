@@ -11,16 +11,21 @@
 #   3  entity tagging: train the flair tagger if --ner-train/--ner-dev CoNLL files are given (or use --ner-model),
 #      then tag each set: exp/tags/<set>/tags.conll (LibriSpeech has no gold tags)
 #   4  text transformation (pseudonymised transcripts + DP epsilon): data/<set>_text, secrets in exp/secrets/text
-#   5  voice conversion (--voice-method): the sets to de-identify, the trial/enrollment sets and the attacker's
-#      training set (same seed: lazy-informed; --seed+1: semi-informed); secrets in exp/voice/*/secrets
+#   5  voice conversion (--voice-method): the sets to de-identify, the trial set, and what the attackers convert
+#      from ORIGINAL audio with their own draws (--seed+1): the enrollment set (lazy-informed, informed) and the
+#      attacker's training set (informed), both also with shifted parameters (parameter-shifted:
+#      conf/voice/<method>_shifted.yaml, VTLN -T --shift-max-targets); secrets in exp/voice/*/secrets
 #   6  masking (converted voice + tagged words silenced and removed from text) -> data/<set>_neutral, and the leak
 #      check (verify-masking) -> RESULTS.md
 #   7  ASR: ESPnet on original and on neutral data; decode and score the original and neutral test sets
-#   8  x-vector attacks: original, ignorant, lazy-informed, semi-informed (seed 004 section 4.1.2)
+#   8  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted (seed 004 section 4.1.2)
 #   9  report: WER and EER tables in RESULTS.md
-# CI runs stage 1 on ../shared/data/librispeech_mini (3 speakers):
-#   ./run.sh --stage 1 --stop-stage 1 --corpus-root "$LIBRISPEECH_MINI" --asr-train-set dev-clean-2 \
-#     --xvector-train-set dev-clean-2 --dev-set dev-clean-2 --test-set dev-clean-2 --num-enroll 1
+# The tests run stages 1-9 on ../shared/data/librispeech_mini (3 speakers, 10 utterances) at tiny settings
+# (tests/corpora/test_librispeech_stages.py):
+#   ./run.sh --stage 1 --corpus-root "$LIBRISPEECH_MINI" --asr-train-set dev-clean-2 \
+#     --xvector-train-set dev-clean-2 --dev-set dev-clean-2 --test-set dev-clean-2 --num-enroll 1 --nj 1 \
+#     --decode-nj 1 --voice-method mcadams --asr-config conf/asr/small.yaml --asr-ngpu 0 --asr-max-epoch 1 \
+#     --xvector-config conf/xvector/mini.yaml --xvector-epochs 1
 set -euo pipefail
 
 stage=0
@@ -53,6 +58,7 @@ text_p=1.0
 voice_method=vtln                  # voicemask | vtln | mcadams
 voice_strategy=3
 voice_config=
+shift_max_targets=10               # parameter-shifted VTLN: target pool size -T
 # stage 6
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 # stage 7
@@ -75,7 +81,7 @@ corpus_root=${corpus_root:-$LIBRISPEECH}
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 dname() { echo "${1//-/_}"; }   # train-clean-100 -> train_clean_100 (the data dir name)
 results=RESULTS.md
-semi_seed=$((seed + 1))
+aseed=$((seed + 1))   # the attackers' own draws
 
 train_sets=$(printf '%s\n' "$asr_train_set" "$xvector_train_set" | awk 'NF && !seen[$0]++')
 eval_sets=$(printf '%s\n' "$dev_set" "$test_set" | awk 'NF && !seen[$0]++')
@@ -139,28 +145,41 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: text transformation ($text_strategy, p=$text_p)"
   for s in $deid_sets; do
     utils/validate_data_dir.sh "data/${s}_text" >/dev/null 2>&1 && continue
-    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" \
+    # never the original as its own surrogate (a type with one value would otherwise keep it)
+    steps/transform_text.sh --strategy "$text_strategy" --p "$text_p" --seed "$seed" --avoid-original true \
       --secret-dir exp/secrets/text --exp-dir "exp/transform_text/$s" \
       "data/$s" "exp/tags/$s/tags.conll" "data/${s}_text"
   done
 fi
 
-convert() {  # convert <in-data> <out-data> <seed>
-  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" --target-data "data/$train" \
-    ${voice_config:+--voice-config "$voice_config"} --seed "$3" --resume true --nj "$nj" --cmd "$train_cmd" \
-    "$1" "exp/voice/$(basename "$2")" "$2"
+convert() {  # convert <in-data> <out-data> <seed> [shifted]
+  local vopts=(--target-data "data/$train" --seed "$3" --pool-file "exp/voice/pool_${4:-pub}_s$3.npz")
+  if [ "${4:-}" = shifted ]; then
+    if [ "$m" = vtln ]; then vopts+=(--max-targets "$shift_max_targets"); else
+      vopts+=(--voice-config "conf/voice/${m}_shifted.yaml"); fi
+  elif [ -n "$voice_config" ]; then vopts+=(--voice-config "$voice_config"); fi
+  [ "$m" = vtln ] || vopts=("${vopts[@]:0:4}" "${vopts[@]:6}")   # the pool is VTLN's
+  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" "${vopts[@]}" --resume true --nj "$nj" \
+    --cmd "$train_cmd" "$1" "exp/voice/$(basename "$2")" "$2"
+}
+# steps/attack.sh of a checkout without the scenario names of issue 15 gets its older labels
+scenario_label() {
+  if grep -q -- "parameter-shifted" steps/attack.sh; then echo "$1"; return; fi
+  case $1 in informed|parameter-shifted) echo semi-informed ;; *) echo "$1" ;; esac
 }
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: voice conversion ($m, strategy $voice_strategy)"
-  for s in $deid_sets ${test}_enroll ${test}_trial $xvtrain; do
+  for s in $deid_sets ${test}_trial; do
     [ -d "data/${s}_$m" ] && utils/validate_data_dir.sh "data/${s}_$m" >/dev/null 2>&1 && continue
     convert "data/$s" "data/${s}_$m" "$seed"
   done
-  for s in ${test}_enroll $xvtrain; do   # the semi-informed attacker draws its own random targets
-    [ -d "data/${s}_${m}_s$semi_seed" ] && utils/validate_data_dir.sh "data/${s}_${m}_s$semi_seed" >/dev/null 2>&1 \
-      && continue
-    convert "data/$s" "data/${s}_${m}_s$semi_seed" "$semi_seed"
+  for s in ${test}_enroll $xvtrain; do   # the attackers convert original audio with their own draws
+    for kind in a ps; do
+      [ -d "data/${s}_${m}_$kind" ] && utils/validate_data_dir.sh "data/${s}_${m}_$kind" >/dev/null 2>&1 && continue
+      if [ $kind = a ]; then convert "data/$s" "data/${s}_${m}_a" "$aseed"
+      else convert "data/$s" "data/${s}_${m}_ps" "$aseed" shifted; fi
+    done
   done
 fi
 
@@ -202,12 +221,15 @@ if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then
     --model exp/xvector_original --orig-trial "data/${test}_trial" \
     "data/$xvtrain" "data/${test}_enroll" "data/${test}_trial_$m" "exp/attack/ignorant_$m"
   steps/attack.sh "${common[@]}" --scenario lazy-informed --method "$m" --strategy "$voice_strategy" \
-    --orig-trial "data/${test}_trial" \
-    "data/${xvtrain}_$m" "data/${test}_enroll_$m" "data/${test}_trial_$m" "exp/attack/lazy-informed_$m"
-  steps/attack.sh "${common[@]}" --scenario semi-informed --method "$m" --strategy "$voice_strategy" \
-    --orig-trial "data/${test}_trial" \
-    "data/${xvtrain}_${m}_s$semi_seed" "data/${test}_enroll_${m}_s$semi_seed" "data/${test}_trial_$m" \
-    "exp/attack/semi-informed_$m"
+    --model exp/xvector_original --orig-trial "data/${test}_trial" \
+    "data/$xvtrain" "data/${test}_enroll_${m}_a" "data/${test}_trial_$m" "exp/attack/lazy-informed_$m"
+  steps/attack.sh "${common[@]}" --scenario "$(scenario_label informed)" --method "$m" \
+    --strategy "$voice_strategy" --seed "$aseed" --orig-trial "data/${test}_trial" \
+    "data/${xvtrain}_${m}_a" "data/${test}_enroll_${m}_a" "data/${test}_trial_$m" "exp/attack/informed_$m"
+  steps/attack.sh "${common[@]}" --scenario "$(scenario_label parameter-shifted)" --method "$m" \
+    --strategy "$voice_strategy" --seed "$aseed" --orig-trial "data/${test}_trial" \
+    "data/${xvtrain}_${m}_ps" "data/${test}_enroll_${m}_ps" "data/${test}_trial_$m" \
+    "exp/attack/parameter-shifted_$m"
 fi
 
 if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then

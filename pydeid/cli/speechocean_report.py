@@ -1,0 +1,31 @@
+"""`pydeid speechocean-report`: the real-voice tables of egs/speechocean762/s5 (stage 7)."""
+
+COMMAND = "speechocean-report"
+HELP = ("egs/speechocean762/s5 report: method x (pocketsphinx WER original/converted/masked, EER per attacker "
+        "scenario with speaker-bootstrap 95-percent intervals, pooled/male/female, rho_F0) into RESULTS.md")
+
+
+def add_arguments(p):
+    p.add_argument("--results", default="RESULTS.md")
+    p.add_argument("--voice-configs", default="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-",
+                   help="method:strategy pairs, as the recipe's --voice-configs")
+    p.add_argument("--lms", default="train general", help="decodings to tabulate: train and/or general")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--data", default="data")
+    p.add_argument("--exp", default="exp")
+
+
+def run(args):
+    from pydeid.corpora.speechocean_report import write_report
+    from pydeid.io import FormatError
+
+    lms = args.lms.split()
+    bad = [lm for lm in lms if lm not in ("train", "general")]
+    if bad or not lms:
+        raise FormatError(None, None, f"--lms: unknown decoding '{(bad or [''])[0]}' (train, general)")
+    if args.bootstrap < 1:
+        raise FormatError(None, None, f"--bootstrap must be >= 1, got {args.bootstrap}")
+    write_report(args.results, args.data, args.exp, args.voice_configs.split(), lms, n_boot=args.bootstrap,
+                 seed=args.seed)
+    print(f"{args.results}: real-voice tables written")
