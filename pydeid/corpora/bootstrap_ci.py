@@ -1,67 +1,41 @@
-"""Speaker-level bootstrap 95 % intervals for EER and WER (the real-voice recipe's tables).
-
-Trials and utterances of one speaker are not independent, so the resampling unit is the speaker: B times, draw
-the speakers of the set with replacement (within a gender for the per-gender figures) and recompute the rate
-over everything they contribute (EER: the trials of the drawn enrolled speakers; WER: errors and reference words
-of the drawn speakers' utterances). The interval is the 2.5 / 97.5 percentile of the B values. Seeded.
-(A recipe-local implementation; the scenarios issue brings the project-wide one.)
+"""Speaker-bootstrap 95 % intervals for the real-voice tables, in the dict layout of its report: thin adapters
+over the project-wide estimators (pydeid.attack.metrics.eer_bootstrap for EER, pydeid.asr.score.wer_bootstrap_ci
+for WER), so every table of the project states the same method: speakers resampled with replacement (a trial
+weighted by the multiplicities of its enrolled and its trial speaker), 2.5 / 97.5 percentiles, seeded.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 
-from pydeid.attack.metrics import eer
-
-
-def _groups(keys: list[str]) -> dict[str, np.ndarray]:
-    idx: dict[str, list[int]] = defaultdict(list)
-    for i, k in enumerate(keys):
-        idx[k].append(i)
-    return {k: np.array(v) for k, v in sorted(idx.items())}
+from pydeid.attack.metrics import eer, eer_bootstrap, percentile_ci
 
 
 def eer_with_ci(scores: np.ndarray, labels: np.ndarray, speakers: list[str], n_boot: int = 1000,
-                seed: int = 0) -> dict:
+                seed: int = 0, trial_speakers: list[str] | None = None) -> dict:
     """EER (%) of target/non-target scores and its speaker-bootstrap 95 % interval; `speakers` is the enrolled
-    speaker of each trial."""
+    speaker of each trial, `trial_speakers` the speaker of its trial utterance (default: the enrolled one, as
+    for target trials)."""
     scores, labels = np.asarray(scores, float), np.asarray(labels, bool)
     n_tar, n_non = int(labels.sum()), int((~labels).sum())
     if not n_tar or not n_non:
         return {"eer_pct": None, "ci": None, "n_target": n_tar, "n_nontarget": n_non, "speakers": 0}
     point = 100 * eer(scores[labels], scores[~labels])[0]
-    groups = _groups(speakers)
-    names = list(groups)
-    rng = np.random.default_rng(seed)
-    vals = []
-    for _ in range(n_boot):
-        pick = rng.integers(0, len(names), len(names))
-        idx = np.concatenate([groups[names[k]] for k in pick])
-        lab = labels[idx]
-        if lab.all() or not lab.any():
-            continue
-        vals.append(100 * eer(scores[idx][lab], scores[idx][~lab])[0])
-    ci = [float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))] if vals else None
-    return {"eer_pct": float(point), "ci": ci, "n_target": n_tar, "n_nontarget": n_non, "speakers": len(names),
-            "bootstrap": len(vals)}
+    boot = eer_bootstrap(scores, labels, speakers, trial_speakers or speakers, n_boot=n_boot, seed=seed)
+    ci = percentile_ci(100 * boot)
+    return {"eer_pct": float(point), "ci": [ci[0], ci[1]] if ci else None, "n_target": n_tar, "n_nontarget": n_non,
+            "speakers": len(set(speakers) | set(trial_speakers or [])), "bootstrap": int(np.isfinite(boot).sum())}
 
 
 def wer_with_ci(errors: list[int], words: list[int], speakers: list[str], n_boot: int = 1000,
                 seed: int = 0) -> dict:
     """WER (%) = sum errors / sum reference words, with its speaker-bootstrap 95 % interval."""
+    from pydeid.asr.score import wer_bootstrap_ci
     e, w = np.asarray(errors, float), np.asarray(words, float)
     if w.sum() == 0:
         return {"wer_pct": None, "ci": None, "words": 0, "utterances": len(errors), "speakers": 0}
-    groups = _groups(speakers)
-    names = list(groups)
-    spk_e = np.array([e[groups[n]].sum() for n in names])
-    spk_w = np.array([w[groups[n]].sum() for n in names])
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(names), (n_boot, len(names)))
-    tot_w = spk_w[picks].sum(1)
-    vals = 100 * spk_e[picks].sum(1)[tot_w > 0] / tot_w[tot_w > 0]
-    return {"wer_pct": float(100 * e.sum() / w.sum()),
-            "ci": [float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))] if len(vals) else None,
-            "words": int(w.sum()), "utterances": len(errors), "speakers": len(names)}
+    utts = [f"u{i:06d}" for i in range(len(errors))]
+    per_utt = {u: {"sub": float(x), "del": 0, "ins": 0, "words": float(n)} for u, x, n in zip(utts, e, w)}
+    ci = wer_bootstrap_ci(per_utt, utts, dict(zip(utts, speakers)), n_boot=n_boot, seed=seed)
+    return {"wer_pct": float(100 * e.sum() / w.sum()), "ci": [ci[0], ci[1]] if ci else None,
+            "words": int(w.sum()), "utterances": len(errors), "speakers": len(set(speakers))}

@@ -57,7 +57,8 @@ def wer_of(decode_dir: Path, utt2spk: dict[str, str], n_boot: int, seed: int) ->
     return res
 
 
-def eer_of(score_file: Path, trials: dict, enroll_gender: dict, utt_gender: dict, n_boot: int, seed: int) -> dict:
+def eer_of(score_file: Path, trials: dict, enroll_gender: dict, utt_gender: dict, n_boot: int, seed: int,
+           utt2spk: dict | None = None) -> dict:
     if not score_file.is_file():
         raise FormatError(score_file, None, "missing (run the recipe's attack stage)")
     rows = []
@@ -73,7 +74,8 @@ def eer_of(score_file: Path, trials: dict, enroll_gender: dict, utt_gender: dict
     for sub, g in (("pooled", None), ("male", "m"), ("female", "f")):
         sel = [r for r in rows if g is None or (enroll_gender.get(r[0]) == g and utt_gender.get(r[1]) == g)]
         out[sub] = eer_with_ci(np.array([r[2] for r in sel]), np.array([r[3] for r in sel]),
-                               [r[0] for r in sel], n_boot=n_boot, seed=seed)
+                               [r[0] for r in sel], n_boot=n_boot, seed=seed,
+                               trial_speakers=[utt2spk.get(r[1], r[1]) for r in sel] if utt2spk else None)
     return out
 
 
@@ -97,6 +99,7 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
     enroll_gender = read_kaldi_map(data / "test_enroll" / "spk2gender")
     utt_gender = read_kaldi_map(data / "test_trial" / "utt2gender")
     utt2spk = read_kaldi_map(data / "test_wer" / "utt2spk")
+    trial_spk = read_kaldi_map(data / "test_trial" / "utt2spk")
     vs = [vname(vc) for vc in voice_configs]
     rep: dict = {"wer": {}, "eer": {}, "rho_f0": {}, "counts": {}}
     for lm in lms:
@@ -107,11 +110,11 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
             rep["wer"][f"{lm}:{c}"] = wer_of(exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
     rep["backend"] = backend
     rep["eer"]["original"] = eer_of(exp / "attack" / "original" / "scores" / f"scores_{backend}", trials,
-                                    enroll_gender, utt_gender, n_boot, seed)
+                                    enroll_gender, utt_gender, n_boot, seed, trial_spk)
     for v in vs:
         for sc in SCENARIOS:
             rep["eer"][f"{sc}_{v}"] = eer_of(exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
-                                             enroll_gender, utt_gender, n_boot, seed)
+                                             enroll_gender, utt_gender, n_boot, seed, trial_spk)
         mfile = exp / "attack" / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
         rep["rho_f0"][v] = {"rho": pitch.get("pitch_correlation"), "utterances": pitch.get("utterances")}
