@@ -16,10 +16,10 @@
 #   3  text transformation (pseudonymised transcripts, consistent per dialogue via utt2dialogue; DP epsilon):
 #      data/<set>_text, secrets in exp/secrets/text
 #   4  voice conversion (VTLN by default, seed 004 section 5.2): train/dev/test, the test enrollment/trial sets and
-#      the attacker's sets (same seed: lazy-informed; --seed+1: semi-informed)
+#      the attacker's own conversions of original train/enrolment audio (--seed+1: lazy-informed, informed)
 #   5  masking (converted voice + tagged words silenced and removed from text) -> data/<set>_neutral, leak check
 #   6  ASR: ESPnet on original and on neutral data; decode and score test sets per A.3 subset
-#   7  x-vector attacks: original, ignorant, lazy-informed, semi-informed (attacker trained on data/train)
+#   7  x-vector attacks: original, ignorant, lazy-informed, informed, informed-same-draws (pydeid.attack.scenarios)
 #   8  report: WER and EER tables in RESULTS.md
 set -euo pipefail
 
@@ -142,7 +142,7 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   for s in $deid_sets test_enroll test_trial; do
     convert "data/$s" "data/${s}_$m" "$seed"
   done
-  for s in train test_enroll; do   # the semi-informed attacker draws its own random targets
+  for s in train test_enroll; do   # the lazy-informed and informed attackers draw their own random targets
     convert "data/$s" "data/${s}_${m}_s$semi_seed" "$semi_seed"
   done
 fi
@@ -187,13 +187,18 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   steps/attack.sh "${common[@]}" --scenario ignorant --method "$m" --strategy "$voice_strategy" \
     --model exp/xvector_original --orig-trial data/test_trial \
     data/train data/test_enroll "data/test_trial_$m" "exp/attack/ignorant_$m"
+  # scenarios with the seeds' meanings (pydeid.attack.scenarios): the attacker converts ORIGINAL audio himself,
+  # with his own draws ($semi_seed); informed-same-draws holds the publisher's draws (an extra row)
   steps/attack.sh "${common[@]}" --scenario lazy-informed --method "$m" --strategy "$voice_strategy" \
-    --orig-trial data/test_trial \
-    "data/train_$m" "data/test_enroll_$m" "data/test_trial_$m" "exp/attack/lazy-informed_$m"
-  steps/attack.sh "${common[@]}" --scenario semi-informed --method "$m" --strategy "$voice_strategy" \
+    --model exp/xvector_original --orig-trial data/test_trial \
+    data/train "data/test_enroll_${m}_s$semi_seed" "data/test_trial_$m" "exp/attack/lazy-informed_$m"
+  steps/attack.sh "${common[@]}" --scenario informed --method "$m" --strategy "$voice_strategy" \
     --orig-trial data/test_trial \
     "data/train_${m}_s$semi_seed" "data/test_enroll_${m}_s$semi_seed" "data/test_trial_$m" \
-    "exp/attack/semi-informed_$m"
+    "exp/attack/informed_$m"
+  steps/attack.sh "${common[@]}" --scenario informed-same-draws --method "$m" --strategy "$voice_strategy" \
+    --orig-trial data/test_trial \
+    "data/train_$m" "data/test_enroll_$m" "data/test_trial_$m" "exp/attack/informed-same-draws_$m"
 fi
 
 if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then
