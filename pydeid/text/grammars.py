@@ -287,6 +287,9 @@ def count_digits(tokens: Sequence[str], cats: str) -> tuple[int, str | None]:
     return n, ("".join(written) if all_written and written else None)
 
 
+CALL_VERBS = frozenset({"call", "ring", "text", "dial", "phone", "reach", "contact", "whatsapp", "sms"})
+
+
 @dataclass
 class GrammarConfig:
     min_digits: int = 3          # a bare digit run shorter than this needs a context word ("number", "extension")
@@ -312,7 +315,11 @@ class GrammarDetector:
         if written is not None and 13 <= len(written) <= 19:
             return "card" if luhn_ok(written) else "id"
         if written is not None and 7 <= len(written) <= 12:
-            return "phone" if has_context and any(c in "N" for c in before) else "id"
+            # a phone number: after "number"/"phone", after a calling verb ("call me on", "text me at"), or written
+            # in groups with a trunk prefix ("07911 123456", "0161 496 0000")
+            calling = any(t.lower() in CALL_VERBS for t in tokens[max(0, start - 3):start])
+            grouped = end - start >= 2 and written.startswith("0") and 10 <= len(written) <= 11
+            return "phone" if (has_context and "N" in before) or calling or grouped else "id"
         if n >= self.config.min_digits:
             return "pin" if n <= 6 and has_context else ("id" if n > 6 else "number")
         if has_context and n >= 1:

@@ -37,10 +37,10 @@ def test_per_category_recall_and_precision(detection, lower):
     for t in CATEGORY_TYPES:
         assert res[t]["gold"] >= 15, t
     bad = {t: (round(r["recall"], 3), round(r["precision"], 3)) for t, r in res.items()
-           if t != "PHONE" and (r["recall"] < 0.90 or r["precision"] < 0.85)}
+           if r["recall"] < 0.90 or r["precision"] < 0.85}
     assert not bad, f"below recall 0.90 / precision 0.85 (exact spans): {bad}"
-    # phone numbers are the grammar's; written ones in space-separated groups without a 'number' word are typed
-    # as identifiers (NUM): every phone token must still be detected as sensitive
+    # phone numbers are the grammar's (written groups after a calling verb or with a trunk prefix included):
+    # every phone token is detected as sensitive whatever its type
     phone_toks = [(k, i) for k, g in enumerate(gold) for a, b, t in g if t == "PHONE" for i in range(a, b)]
     covered = sum(any(a <= i < b for a, b, _ in pred[k]) for k, i in phone_toks)
     assert covered / len(phone_toks) >= 0.90
