@@ -217,9 +217,11 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
 
 def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
-    article is not part of a date or time ("the 70s" keeps "70s")."""
+    article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
+    the span (flair): it learned the corpus's own convention ("the second" is a DATE of the mini corpus)."""
     for s in spans:
-        if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the":
+        if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the" and \
+                "flair" not in s.detectors:
             s.start += 1
         if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
                 not any(o.start == s.end for o in spans):
