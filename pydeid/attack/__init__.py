@@ -1,8 +1,8 @@
 """pydeid.attack: privacy evaluation by speaker-verification attackers.
 
 x-vector / ECAPA-TDNN training and extraction (speechbrain, kaldiio ark/scp), enrollment/trial lists, cosine and
-PLDA scoring, EER / minDCF / linkability / closed-set accuracy / pitch correlation, and the three attacker
-scenarios of seed 004 section 4.1.2 (ignorant, lazy-informed, semi-informed). Never imports pydeid.voice: the
+PLDA scoring, EER / minDCF / linkability / closed-set accuracy / pitch correlation, and the attacker
+scenarios of seed 004 section 4.1.2 and the VoicePrivacy Challenge (pydeid.attack.scenarios). Never imports pydeid.voice: the
 transformed data dirs it attacks are made by steps/transform_voice.sh.
 """
 

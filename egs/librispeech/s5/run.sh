@@ -162,11 +162,6 @@ convert() {  # convert <in-data> <out-data> <seed> [shifted]
   steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" "${vopts[@]}" --resume true --nj "$nj" \
     --cmd "$train_cmd" "$1" "exp/voice/$(basename "$2")" "$2"
 }
-# steps/attack.sh of a checkout without the scenario names of issue 15 gets its older labels
-scenario_label() {
-  if grep -q -- "parameter-shifted" steps/attack.sh; then echo "$1"; return; fi
-  case $1 in informed|parameter-shifted) echo semi-informed ;; *) echo "$1" ;; esac
-}
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: voice conversion ($m, strategy $voice_strategy)"
@@ -223,10 +218,10 @@ if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then
   steps/attack.sh "${common[@]}" --scenario lazy-informed --method "$m" --strategy "$voice_strategy" \
     --model exp/xvector_original --orig-trial "data/${test}_trial" \
     "data/$xvtrain" "data/${test}_enroll_${m}_a" "data/${test}_trial_$m" "exp/attack/lazy-informed_$m"
-  steps/attack.sh "${common[@]}" --scenario "$(scenario_label informed)" --method "$m" \
+  steps/attack.sh "${common[@]}" --scenario informed --method "$m" \
     --strategy "$voice_strategy" --seed "$aseed" --orig-trial "data/${test}_trial" \
     "data/${xvtrain}_${m}_a" "data/${test}_enroll_${m}_a" "data/${test}_trial_$m" "exp/attack/informed_$m"
-  steps/attack.sh "${common[@]}" --scenario "$(scenario_label parameter-shifted)" --method "$m" \
+  steps/attack.sh "${common[@]}" --scenario parameter-shifted --method "$m" \
     --strategy "$voice_strategy" --seed "$aseed" --orig-trial "data/${test}_trial" \
     "data/${xvtrain}_${m}_ps" "data/${test}_enroll_${m}_ps" "data/${test}_trial_$m" \
     "exp/attack/parameter-shifted_$m"

@@ -72,11 +72,6 @@ case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not 
 for vc in $voice_configs; do
   case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
 done
-# the scenario names of the shared vocabulary; steps/attack.sh of a checkout without them gets the older labels
-scenario_label() {
-  if grep -q -- "parameter-shifted" steps/attack.sh; then echo "$1"; return; fi
-  case $1 in informed|parameter-shifted) echo semi-informed ;; *) echo "$1" ;; esac
-}
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: data preparation from $corpus_root ($size)"
@@ -125,18 +120,10 @@ convert() {  # convert <method> <in-data> <out-data> <seed> [shifted]
   done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
 }
 convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
-  local in=$1 T=$2 tag=$3 first= spec st sd out also=()
+  local in=$1 T=$2 tag=$3
   shift 3
-  for spec in "$@"; do
-    IFS=: read -r st sd out <<<"$spec"
-    done_ok "$out" && continue
-    if [ -z "$first" ]; then first=$spec; else also+=("$st:$sd:exp/voice/$(basename "$out"):$out"); fi
-  done
-  [ -n "$first" ] || return 0
-  IFS=: read -r st sd out <<<"$first"
-  steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --max-targets "$T" --resume true --nj "$nj" \
-    --cmd "$train_cmd" --target-data data/train_xv --pool-file "exp/voice/vtln_pool_${tag}_s{seed}.npz" \
-    --also "${also[*]}" "$in" "exp/voice/$(basename "$out")" "$out"
+  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" \
+    "$in" data/train_xv "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
 }
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
@@ -220,7 +207,7 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     attacks+=("$name")
     [ -f "exp/attack/$name/scores/metrics.json" ] && return 0
     free_lane
-    steps/attack.sh "${common[@]}" --scenario "$(scenario_label "$sc")" --method "$m" --strategy "$st" "$@" \
+    steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" \
       "$tr" "$en" "$te" "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
   }
   mkdir -p exp/attack
