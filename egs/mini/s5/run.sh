@@ -187,19 +187,8 @@ convert() {  # convert <method> <strategy> <in-data> <out-data> <seed> [transfor
   done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "${@:6}" "$3" "exp/voice/$(basename "$4")" "$4"
 }
 
-convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ...: the outputs
-  local in=$1 tdata=$2 pool=$3 first= spec st sd out also=()   # of one input in one pass
-  shift 3
-  for spec in "$@"; do
-    IFS=: read -r st sd out <<<"$spec"
-    done_ok "$out" && continue
-    if [ -z "$first" ]; then first=$spec; else also+=("$st:$sd:exp/voice/$(basename "$out"):$out"); fi
-  done
-  [ -n "$first" ] || return 0
-  IFS=: read -r st sd out <<<"$first"
-  steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --resume true --nj "$nj" --cmd "$train_cmd" \
-    --target-data "$tdata" --pool-file "$pool" --also "${also[*]}" \
-    "$in" "exp/voice/$(basename "$out")" "$out"
+convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ...: one pass
+  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" "$@"
 }
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
