@@ -10,7 +10,6 @@ punctuation-only tokens dropped, gold spans remapped)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -18,31 +17,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pydeid.text.categories import CATEGORY_TYPES  # noqa: E402
-from pydeid.text.categories.annotated import read_annotated, score, wilson  # noqa: E402
+from pydeid.text.categories.annotated import read_annotated, score, variant, wilson  # noqa: E402
 from pydeid.text.detectors import Detection, DetectionConfig  # noqa: E402
 
 EVAL_CONFIG = dict(grammar={"type_map": {"email": "EMAIL", "phone": "PHONE"}})
-
-
-PUNCT = re.compile(r"^[^\w\s]+$")   # a token made of punctuation only ("," "." "?"), not "$40" or "10.0.0.1"
-
-
-def lower_no_punct(toks, gold):
-    """The lower-case/no-punctuation copy of one annotated sentence: tokens lower-cased, punctuation-only tokens
-    dropped, gold spans remapped onto the kept tokens (a span made of punctuation only would vanish: none exists)."""
-    keep = [i for i, t in enumerate(toks) if not PUNCT.match(t)]
-    new = {old: k for k, old in enumerate(keep)}
-    out = []
-    for a, b, t in gold:
-        kept = [new[i] for i in range(a, b) if i in new]
-        if not kept:
-            raise ValueError(f"span {toks[a:b]} is punctuation only")
-        out.append((kept[0], kept[-1] + 1, t))
-    return [toks[i].lower() for i in keep], out
-
-
-def variant(sents, lower):
-    return [lower_no_punct(list(s), g) for s, g in sents] if lower else [(list(s), list(g)) for s, g in sents]
 
 
 def detect(det, sents):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pydeid.text.categories import CATEGORY_TYPES, CategoryDetector, DETECTED_TYPES
-from pydeid.text.categories.annotated import read_annotated, score
+from pydeid.text.categories.annotated import lower_no_punct, read_annotated, score, variant
 
 DATA = Path(__file__).parent / "data"
 EVAL_CONFIG = dict(grammar={"type_map": {"email": "EMAIL", "phone": "PHONE"}})
@@ -23,19 +23,21 @@ def detection():
     return Detection(DetectionConfig(**EVAL_CONFIG))
 
 
-def _run(det, sents, lower):
-    toks = [[t.lower() for t in s] if lower else list(s) for s, _ in sents]
-    return [[(x.start, x.end, x.type) for x in sp] for sp in det.detect_many(toks)]
+def _run(det, sents):
+    return [[(x.start, x.end, x.type) for x in sp] for sp in det.detect_many([s for s, _ in sents])]
 
 
-@pytest.mark.parametrize("lower", [False, True], ids=["cased", "lower"])
-def test_per_category_recall_and_precision(detection, lower):
-    sents = read_annotated(DATA / "categories_test.txt")
+# the tuning set (>= 15 spans a type) and the blind set (>= 10 a type, written without reading the detector;
+# its figures before the detector was changed after it: bench/results/categories_blind_before.txt)
+@pytest.mark.parametrize("name,min_gold", [("test", 15), ("blind", 10)])
+@pytest.mark.parametrize("lower", [False, True], ids=["cased", "lower_nopunct"])
+def test_per_category_recall_and_precision(detection, lower, name, min_gold):
+    sents = variant(read_annotated(DATA / f"categories_{name}.txt"), lower)
     gold = [g for _, g in sents]
-    pred = _run(detection, sents, lower)
+    pred = _run(detection, sents)
     res = score(gold, pred, CATEGORY_TYPES)
     for t in CATEGORY_TYPES:
-        assert res[t]["gold"] >= 15, t
+        assert res[t]["gold"] >= min_gold, t
     bad = {t: (round(r["recall"], 3), round(r["precision"], 3)) for t, r in res.items()
            if r["recall"] < 0.90 or r["precision"] < 0.85}
     assert not bad, f"below recall 0.90 / precision 0.85 (exact spans): {bad}"
@@ -73,11 +75,36 @@ def test_issue_probes(detection, lower):
 
 @pytest.mark.parametrize("text", ["I am sick of waiting", "I'm dying to see it", "a fair price", "I am a bit tired",
                                   "the password is wrong", "I went to the doctor", "go straight on",
-                                  "a single ticket please", "I'm ten minutes away", "I speak German"])
+                                  "a single ticket please", "I'm ten minutes away", "I speak German",
+                                  "I had a cold drink after the match", "the car is three years old",
+                                  "it's in my address book", "we saw a nurse shark", "he separated the eggs"])
 def test_hard_negatives(text):
     det = CategoryDetector()
     for t in (text, text.lower(), text.capitalize()):
         assert det.detect(t.split()) == [], t
+
+
+@pytest.mark.parametrize("text,span", [
+    ("my mother's Ghanaian", ("Ghanaian", "ETHNICITY")),                    # "<possessive> <person>'s" = is
+    ("he's a member of the Communist Party", ("Communist Party", "BELIEF")),  # a party name with "Party"
+    ("i'm engaged the wedding is in june", ("engaged", "MARITAL")),          # no punctuation after a status
+    ("my password is bluebird2024 don't tell anyone", ("bluebird2024", "CREDENTIAL")),
+    ("i'm forty five divorced", ("forty five", "AGE")),
+    ("my son is three years old", ("three years old", "AGE")),
+    ("I've got a cold so I'm staying home", ("cold", "HEALTH")),
+])
+def test_blind_set_failures_fixed(text, span):
+    toks = text.split()
+    got = {(" ".join(toks[s.start:s.end]), s.type) for s in CategoryDetector().detect(toks)}
+    assert span in got, got
+
+
+def test_lower_no_punct_copy_remaps_spans():
+    toks, gold = lower_no_punct("Um , I'm 34 , and I paid $1,250 .".split(), [(3, 4, "AGE"), (8, 9, "TRANSACTION")])
+    assert toks == ["um", "i'm", "34", "and", "i", "paid", "$1,250"]
+    assert gold == [(2, 3, "AGE"), (6, 7, "TRANSACTION")]
+    with pytest.raises(ValueError, match="punctuation only"):
+        lower_no_punct(["a", ","], [(1, 2, "AGE")])
 
 
 def test_unknown_family_is_an_error():

@@ -4,6 +4,7 @@ one sentence a line, spans written [TYPE tok tok], '#' lines are comments."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -35,6 +36,28 @@ def read_annotated(path) -> list[tuple[list[str], list[tuple[int, int, str]]]]:
         if line.strip() and not line.lstrip().startswith("#"):
             out.append(parse_line(line, path, k))
     return out
+
+
+_PUNCT = re.compile(r"^[^\w\s]+$")   # a token of punctuation only ("," "." "?"), not "$40" or "10.0.0.1"
+
+
+def lower_no_punct(toks, gold):
+    """The lower-case/no-punctuation (ASR-style) copy of one annotated sentence: tokens lower-cased,
+    punctuation-only tokens dropped, gold spans remapped onto the kept tokens."""
+    keep = [i for i, t in enumerate(toks) if not _PUNCT.match(t)]
+    new = {old: k for k, old in enumerate(keep)}
+    out = []
+    for a, b, t in gold:
+        kept = [new[i] for i in range(a, b) if i in new]
+        if not kept:
+            raise ValueError(f"span {' '.join(toks[a:b])!r} is punctuation only")
+        out.append((kept[0], kept[-1] + 1, t))
+    return [toks[i].lower() for i in keep], out
+
+
+def variant(sents, lower: bool):
+    """The set as written (lower=False) or its lower-case/no-punctuation copy."""
+    return [lower_no_punct(list(s), g) for s, g in sents] if lower else [(list(s), list(g)) for s, g in sents]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -89,6 +89,8 @@ def is_statement_before(low: Sequence[str], i: int, extra_fillers=frozenset()) -
     w = low[k]
     if w in SUBJ_COPULA:
         return True
+    if w.endswith("'s") and w[:-2] in PERSON_NOUNS and any(low[q] in POSSESSIVES for q in range(max(0, k - 3), k)):
+        return True                                               # "my mother's Ghanaian", "his dad's a nurse"
     if _SELF.ends_at(low, k):
         return True
     if w in SUBJECTS and k > 0 and low[k - 1] in COPULAS:        # "are you married", "is he retired"

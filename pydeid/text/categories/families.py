@@ -11,7 +11,7 @@ from typing import Sequence
 from ..lexicon import DIGIT_WORDS, TEEN_WORDS, TENS_WORDS
 from ..spans import Span
 from . import lexicons as L
-from .context import Lexicon, is_statement_before, parse_cardinal, skip_back
+from .context import PERSON_NOUNS, Lexicon, is_statement_before, parse_cardinal, skip_back
 
 _ARTICLES = {"a", "an", "the"}
 
@@ -84,6 +84,14 @@ class LexiconFamily(Family):
         return out
 
 
+# what may follow "a cold" / "a fever" when it is an illness ("I've got a cold so ...", "a fever last night");
+# any other word makes it a modifier ("a cold drink", "a cold day")
+_ILLNESS_NEXT = {"", "so", "and", "but", "or", "at", "last", "this", "since", "for", "from", "in", "on", "right",
+                 "now", "again", "which", "that", "too", "as", "because", "recently", "yesterday", "today", "i",
+                 "all", "still", "at", "over", "after", "before", "when", "then", "by", "with", "coming", "going",
+                 "actually", "though", "anyway", ",", ".", "?", "!"}
+
+
 class Health(LexiconFamily):
     name, typ, types = "health", "HEALTH", ("HEALTH",)
     strong = L.HEALTH_STRONG - {"stroke"}
@@ -91,12 +99,24 @@ class Health(LexiconFamily):
     cues = L.HEALTH_CUES - {"am", "'m", "is", "'s", "are", "'re", "was", "were", "been", "be", "become", "became",
                             "with", "on"}
 
+    def reject(self, tokens, low, a, b):
+        if low[b - 1] in ("cold", "fever"):
+            return (low[b] if b < len(low) else "") not in _ILLNESS_NEXT
+        return False
+
 
 class Belief(LexiconFamily):
     name, typ, types = "belief", "BELIEF", ("BELIEF",)
     strong = L.BELIEF_STRONG
     weak = L.BELIEF_WEAK
     cues = L.BELIEF_VOTE_CUES | {c + " the" for c in L.BELIEF_VOTE_CUES} | {"vote for the", "voted for the"}
+
+    def extend(self, tokens, low, a, b):
+        if b < len(low) and low[b] in ("party", "parties") and low[b - 1] not in ("party", "parties"):
+            return a, b + 1                         # "the Green Party", "the Socialist Party"
+        return a, b
+
+
 
 
 class Sexual(LexiconFamily):
@@ -113,8 +133,11 @@ class Marital(LexiconFamily):
     def reject(self, tokens, low, a, b):
         nxt = low[b] if b < len(low) else ""
         if low[a] in L.MARITAL_WEAK:
-            # "engaged in talks", "a single room", "separated the files"
-            return nxt in ("in", "with", "by", "the") or (a > 0 and low[a - 1] in ("a", "an"))
+            # "engaged in talks", "a single room", "separated the files"; but "I'm engaged the wedding is in June"
+            # (no punctuation): after "I'm/we're/are" the word is a state, not a verb taking an object
+            k = skip_back(low, a)
+            state = k >= 0 and low[k] in ("i'm", "im", "am", "we're", "were", "are", "'re", "they're", "you're")
+            return nxt in ("in", "with", "by") or (nxt == "the" and not state) or (a > 0 and low[a - 1] in ("a", "an"))
         return False
 
 
@@ -383,7 +406,30 @@ class Transaction(Family):
 _AGE_AFTER = {"", "and", "but", "so", "now", "next", "last", "this", "in", "on", "when", "yesterday", "today",
               "soon", "already", "too", "tomorrow", "since", "then", "actually", "though", "i", "we", "he", "she",
               "they", "years", "year", "myself", "himself", "herself", "or", "if", "because", "anyway", "by",
-              "at", "as", "with", "going", "you", "right", "ok", "okay", "yeah", ",", ".", "?", "!"}
+              "at", "as", "with", "going", "you", "right", "ok", "okay", "yeah", ",", ".", "?", "!",
+              # a status that often follows an age in one breath ("I'm forty five divorced and ...")
+              "married", "divorced", "single", "widowed", "separated", "engaged", "retired", "unemployed"}
+_NOT_PERSON_SUBJ = {"it", "it's", "its", "this", "that", "that's", "which"}
+_DETERMINERS = {"the", "this", "that", "our", "my", "his", "her", "their", "your", "a", "an"}
+
+
+def _thing_subject(low, i) -> bool:
+    """The words before an age say it is the age of a thing: "the car is three years old", "it's ten years old",
+    "my house is a hundred years old" (a determiner + a noun that names no person, then a copula)."""
+    k = skip_back(low, i)
+    if k < 0:
+        return False
+    if low[k] in ("it's", "that's"):
+        return True
+    if low[k] not in ("is", "'s", "was", "are", "were"):
+        return low[k].endswith("'s") and low[k][:-2] in _DETERMINERS | _NOT_PERSON_SUBJ
+    j = skip_back(low, k)
+    if j < 0:
+        return False
+    if low[j] in _NOT_PERSON_SUBJ:
+        return True
+    noun = low[j].rstrip("s")
+    return j > 0 and low[j - 1] in _DETERMINERS and low[j] not in PERSON_NOUNS and noun not in PERSON_NOUNS
 _AGE_UNITS = {"years", "year", "yrs", "months", "month", "weeks", "week"}
 
 
@@ -405,6 +451,9 @@ class Age(Family):
             nxt = low[j] if j < n else ""
             # "forty five years old", "a five year old", "six months old", "30-year-old"
             if nxt in _AGE_UNITS and j + 1 < n and low[j + 1] == "old":
+                if _thing_subject(low, i):
+                    i = j + 2
+                    continue
                 out.append(Span(i, j + 2, "AGE", {"categories:age"}))
                 i = j + 2
                 continue

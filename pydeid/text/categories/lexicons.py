@@ -59,7 +59,8 @@ communist, communists, socialist, socialists, fascist, fascists, anarchist, anar
 leftist, leftists, libertarian, libertarians, nazi, neo nazi, trotskyist, maoist, stalinist, republican, republicans,
 democrat, democrats, tory, tories, labour party, labor party, conservative party, liberal democrats, lib dems,
 lib dem, green party, the greens, social democrat, social democrats, christian democrat, ukip, snp, sinn fein,
-brexiteer, remainer, trump supporter, feminist, eco warrior
+brexiteer, remainer, trump supporter, feminist, eco warrior, pro-life, pro-choice, anti-abortion, pro life,
+pro choice, communist party, socialist party, republican party, democratic party, labour party
 """)
 BELIEF_WEAK = _set("""
 liberal, liberals, conservative, conservatives, labour, labor, green, greens, progressive, left wing,
@@ -164,7 +165,7 @@ complicated, safe, secure, useless, fine, ok, okay, nothing, unknown, asking, ne
 CREDENTIAL_REJECT_IN = _set("digits, digit, characters, character, letters, letter, numbers, symbols, long, "
                             "minimum, maximum, least, most, ago")
 CREDENTIAL_STOP = _set("and, but, so, okay, ok, please, thanks, thank, right, alright, if, because, for, which, "
-                       "then, now, yes, yeah, sorry, or")
+                       "then, now, yes, yeah, sorry, or, don't, dont, do, never, remember")
 
 # ------------------------------------------------------------------ street addresses
 STREET_SUFFIXES = _set("""
