@@ -180,7 +180,7 @@ class NamedPlaceholder(Strategy):
         return tuple(ctx.exemplars.get(typ, typ).split())
 
     def replace(self, toks, typ, ctx):
-        return ctx.case(self._exemplar(typ, ctx))
+        return _not_original(toks, ctx.case(self._exemplar(typ, ctx)), typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
         ex = self._exemplar(typ, ctx)
@@ -218,6 +218,22 @@ class _Sampling(Strategy):
 
 def _lower(x):
     return x.lower() if isinstance(x, str) else tuple(t.lower() for t in x)
+
+
+def _category_fallback(sampler, originals, toks, typ, ctx) -> list[str] | None:
+    """A sensitive-category span (HEALTH, BELIEF ...) whose corpus pool holds nothing but its original(s) gets a
+    generated same-category value instead of the original back (None: not that case)."""
+    from .categories.surrogates import category_value, is_category, no_original_left
+    if is_category(typ) and no_original_left(sampler, originals):
+        return category_value(toks, typ, ctx)
+    return None
+
+
+def _not_original(toks, out, typ, ctx) -> list[str]:
+    """A category span's output that equals its original (case-insensitively) becomes a generated same-category
+    value (a faker word or an exemplar that happens to be the original)."""
+    from .categories.surrogates import category_value, is_category, keeps_original
+    return category_value(toks, typ, ctx) if is_category(typ) and keeps_original(toks, out) else out
 
 
 _KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "at", "extension", "ext", "number",
@@ -261,7 +277,10 @@ class SameType(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("word", typ)
-        return ctx.case([self._draw(s, t, ctx) for t in toks])
+        out = []
+        for t in toks:
+            out.extend(_category_fallback(s, [t], [t], typ, ctx) or [self._draw(s, t, ctx)])
+        return ctx.case(out)
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
@@ -277,6 +296,9 @@ class SingleSameType(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("word", typ)
+        fallback = _category_fallback(s, toks, toks, typ, ctx)
+        if fallback:
+            return fallback
         orig = toks[0] if len(toks) == 1 else None
         return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
 
@@ -294,7 +316,7 @@ class FullEntity(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("entity", typ)
-        return ctx.case(list(self._draw(s, tuple(toks), ctx)))
+        return _category_fallback(s, [tuple(toks)], toks, typ, ctx) or ctx.case(list(self._draw(s, tuple(toks), ctx)))
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
@@ -444,6 +466,9 @@ def faker_value(typ: str, n_words: int, f) -> list[str]:
         return _spoken_date(f)
     if typ == "TIME":
         return _spoken_time(f)
+    from .categories.surrogates import LEXICON_POOLS
+    if typ in LEXICON_POOLS:       # a sensitive category (HEALTH, BELIEF ...): a phrase of its public lexicon
+        return f.random_element(LEXICON_POOLS[typ]).split()
     return _clean_tokens(f.word())
 
 
@@ -462,7 +487,7 @@ class FakerSurrogate(_Sampling):
             val = ctx.case(faker_value(typ, len(toks), f))
             if not ctx.avoid_original or [v.lower() for v in val] != [t.lower() for t in toks]:
                 break
-        return val
+        return _not_original(toks, val, typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
         if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
@@ -568,6 +593,10 @@ class Pseudonymize(Strategy):
                 return new
             v = self._lookup(key, typ, ctx, make_num)
             return list(toks) if v is None else ctx.case(v.split())
+        if typ in GENERATED_TYPES:   # a password, an address: one generated value per (dialogue, original span)
+            v = self._lookup(" ".join(t.lower() for t in toks), typ, ctx,
+                             lambda used: " ".join(generated_value(toks, ctx, typ)))
+            return list(toks) if v is None else ctx.case(v.split())
         out = []
         for t in toks:
             def make_word(used, t=t):
@@ -583,10 +612,13 @@ class Pseudonymize(Strategy):
                 if w is None or w.lower() == t.lower():
                     w = s.draw_excluding(ctx.rng, {t, t.lower(), t.capitalize()})
                 if w is None:
+                    fallback = _category_fallback(s, [t], [t], typ, ctx)   # a one-value HEALTH pool ...
+                    if fallback:
+                        return " ".join(fallback)
                     raise ValueError(f"the {typ} pool has no word other than '{t}' to pseudonymize it with")
                 return w
             v = self._lookup(t.lower(), typ, ctx, make_word)
-            out.append(t if v is None else ctx.case([v])[0])
+            out.extend([t] if v is None else ctx.case(v.split()))
         return out
 
     def epsilon(self, typ, p, observed, ctx):

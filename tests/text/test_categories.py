@@ -150,6 +150,58 @@ def test_surrogates_by_category():
     assert n > 150
 
 
+_ONE_VALUE = [("I suffer from depression", "HEALTH"), ("I am Catholic", "BELIEF"), ("I am Basque", "ETHNICITY"),
+              ("I am gay", "SEXUAL"), ("I am divorced", "MARITAL"), ("I am a nurse", "PROFESSION"),
+              ("my password is tulip", "CREDENTIAL"), ("I am forty", "AGE")]
+
+
+def _strategies_but_keep():
+    from pydeid.text.strategies import STRATEGIES
+    return [n for n in STRATEGIES if n != "keep"]
+
+
+@pytest.mark.parametrize("strategy", _strategies_but_keep())
+@pytest.mark.parametrize("lower", [False, True], ids=["cased", "lower"])
+def test_one_value_pool_never_gives_the_original_back(strategy, lower):
+    """Every strategy but keep, on a corpus whose only span of a category is the one replaced (a one-value pool):
+    the output never holds the original token, compared case-insensitively (a generated same-category value)."""
+    from pydeid.text.categories.surrogates import LEXICON_POOLS
+    for text, typ in _ONE_VALUE:
+        toks = (text.lower() if lower else text).split()
+        span = (len(toks) - 1, len(toks), typ)
+        for seed in range(8):
+            _, res = _transform([(toks, [span])], f"{typ}={strategy}", seed=seed)
+            out = res.sentences[0]
+            (a, b, t2), = out.spans()
+            new = [w.lower() for w in out.tokens[a:b]]
+            assert t2 == typ and toks[-1].lower() not in new, (strategy, typ, seed, out.tokens)
+            if strategy in ("same_type", "single_same_type", "full_entity", "pseudonymize", "faker") \
+                    and typ in LEXICON_POOLS:             # the fallback is a same-category value
+                assert " ".join(new) in LEXICON_POOLS[typ], (strategy, typ, new)
+
+
+@pytest.mark.parametrize("strategy", ["full_entity", "single_same_type"])
+def test_one_value_entity_pool_multiword(strategy):
+    toks = "I have type two diabetes".split()
+    for seed in range(8):
+        _, res = _transform([(toks, [(2, 5, "HEALTH")])], f"HEALTH={strategy}", seed=seed)
+        out = res.sentences[0].tokens
+        assert "diabetes" not in [w.lower() for w in out], out
+
+
+@pytest.mark.parametrize("strategy", ["surrogate", "random_digits"])
+def test_lexicon_surrogate_never_repeats_an_original_word(strategy):
+    """"depression" never becomes "postnatal depression", "Catholic" never "Roman Catholic"."""
+    for seed in range(40):
+        _, res = _transform([("I suffer from depression".split(), [(3, 4, "HEALTH")]),
+                             ("I am Catholic".split(), [(2, 3, "BELIEF")]),
+                             ("I have type two diabetes".split(), [(2, 5, "HEALTH")])], f"default={strategy}",
+                            seed=seed)
+        a, b, c = (s.tokens for s in res.sentences)
+        assert "depression" not in [w.lower() for w in a[3:]] and "catholic" not in [w.lower() for w in b[2:]] \
+            and "diabetes" not in [w.lower() for w in c[2:]], (a, b, c)
+
+
 def test_redact_and_typed_placeholder_for_categories():
     sents = [("I suffer from depression".split(), [(3, 4, "HEALTH")]),
              ("my password is tulip".split(), [(3, 4, "CREDENTIAL")])]

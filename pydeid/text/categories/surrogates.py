@@ -2,8 +2,10 @@
 types, by every strategy that generates values).
 
   HEALTH BELIEF ETHNICITY SEXUAL MARITAL PROFESSION   a whole phrase of the same category drawn uniformly from the
-                                                      category's public lexicon (never the original), one unit per
-                                                      entity: "high blood pressure" -> "asthma"
+                                                      category's public lexicon (never the original nor a phrase
+                                                      sharing one of its words: "depression" never becomes
+                                                      "postnatal depression"), one unit per entity:
+                                                      "high blood pressure" -> "asthma"
   AGE TRANSACTION                                     numbers redrawn within their class, structure kept
                                                       ("forty five years old" -> "sixty two years old")
   CREDENTIAL                                          generated: digits -> random digits, words -> random words
@@ -13,6 +15,10 @@ types, by every strategy that generates values).
 
 Generated types (GENERATED) are never drawn from a corpus pool: a password or an address of one utterance never
 travels into another. Every surrogate differs from its original, compared case-insensitively.
+
+The corpus-pool strategies (same_type, single_same_type, full_entity, pseudonymize) and faker fall back to
+`category_value` for a category span whenever they could only give the original back (a pool whose only value is
+the original, compared case-insensitively; a faker word equal to it): `no_original_left` / `keeps_original`.
 """
 
 from __future__ import annotations
@@ -70,8 +76,18 @@ def _agreeing(pool: list[str], orig: str) -> list[str]:
     return pool
 
 
+_SHAREABLE = {"a", "an", "the", "of", "and", "in", "on", "to", "with"}
+
+
+def _shares_word(entry: str, orig_words: set) -> bool:
+    """True when a lexicon entry repeats a content word of the original ("postnatal depression" for "depression",
+    "roman catholic" for "Catholic"): such a surrogate would keep the original token."""
+    return bool((set(entry.split()) - _SHAREABLE) & orig_words)
+
+
 def _lexicon(toks, typ, ctx) -> list[str]:
     orig = " ".join(toks).lower()
+    words = {w for t in toks for w in t.lower().replace("-", " ").split()} - _SHAREABLE
     pool = LEXICON_POOLS[typ]
     for sub in _SUBCLASSES.get(typ, []):
         if orig in sub:
@@ -80,11 +96,10 @@ def _lexicon(toks, typ, ctx) -> list[str]:
     else:
         subs = set().union(*_SUBCLASSES.get(typ, [set()]))
         pool = [w for w in pool if w not in subs] or pool
+    pool = [w for w in pool if not _shares_word(w, words)] or \
+        [w for w in LEXICON_POOLS[typ] if not _shares_word(w, words)]
     pool = _agreeing(pool, orig)
-    for _ in range(64):
-        val = pool[_int(ctx.rng, 0, len(pool) - 1)]
-        if val != orig:
-            break
+    val = pool[_int(ctx.rng, 0, len(pool) - 1)]
     out = val.split()
     if typ in _PROPER and not ctx.lower:
         out = [w[:1].upper() + w[1:] for w in out]
@@ -193,3 +208,22 @@ def category_value(toks: Sequence[str], typ: str, ctx) -> list[str] | None:
         if [o.lower() for o in out] != [t.lower() for t in toks]:
             break
     return ctx.case(out)
+
+
+def is_category(typ: str) -> bool:
+    return typ in ENTITY_UNIT
+
+
+def _key(x) -> str:
+    return x.lower() if isinstance(x, str) else " ".join(t.lower() for t in x)
+
+
+def no_original_left(sampler, originals) -> bool:
+    """True when every item of a corpus pool is one of `originals` (words, or tuples of words for whole entities),
+    compared case-insensitively: drawing from it could only give an original back (a one-value pool)."""
+    orig = {_key(o) for o in originals}
+    return all(_key(x) in orig for x in sampler.items)
+
+
+def keeps_original(toks: Sequence[str], out: Sequence[str]) -> bool:
+    return [o.lower() for o in out] == [t.lower() for t in toks]
