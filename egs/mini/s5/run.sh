@@ -30,6 +30,11 @@ stage=0
 stop_stage=100
 seed=0
 size=default         # corpus size: tiny | default (local/mini/prepare_data.sh has finer options)
+category_turns=0     # N > 0: the last N turns of each dialogue carry seed 004 A.1 sensitive categories (HEALTH, AGE,
+                     # CREDENTIAL, ADDRESS, IP ...), gold-tagged; the taggers add the categories detector and the
+                     # category types not named in --text-strategy get --category-strategy
+category_strategy=surrogate   # a whole same-category phrase or a generated value, never the original (word-by-word
+                              # same_type would turn "high blood pressure" into "blood diabetes diabetes")
 nj=2
 ner_config=conf/text/ner_cpu.yaml
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
@@ -61,12 +66,21 @@ adversarial=true
 spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its ASR (~30 CPU-min; beyond the demo
                          # budget): local/mini/spoken_pseudonyms.sh, table 'spoken-pseudonyms'
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+mask_tags=PER,LOC,ORG,DATE,TIME,NUM,EMAIL,PHONE   # + the seed 004 A.1 category types (--category-turns):
+mask_tags+=,HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION
 
 . ./path.sh
 . ./cmd.sh
 help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] [--tables demo|full] (see the header of $0)"
 . utils/parse_options.sh
+
+case $category_turns in ''|*[!0-9]*) echo "$0: --category-turns must be a whole number >= 0, got '$category_turns'" >&2
+                                     exit 1 ;; esac
+tag_detectors=flair,grammar
+if [ "$category_turns" -gt 0 ]; then
+  tag_detectors+=,categories
+  text_strategy=$(local/mini/category_strategy.sh "$text_strategy" "$category_strategy")
+fi
 
 case $tables in
   demo) ;;
@@ -106,7 +120,7 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   # a run from the start writes a new RESULTS.md: no section of an earlier run (or of a renamed table) survives;
   # the committed copy is in git, later --stage N reruns update their own sections
   rm -f "$results"
-  local/mini/prepare_data.sh --seed "$seed" --size "$size" --nj "$nj" data
+  local/mini/prepare_data.sh --seed "$seed" --size "$size" --nj "$nj" --category-turns "$category_turns" data
 fi
 
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
@@ -125,7 +139,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
       d=exp/tags/mini_test_$variant
       [ -s $d/tags.conll ] && [ $d/tags.conll -nt exp/ner/tagger.pt ] && continue
       lc=false; [ $variant = lc ] && lc=true
-      steps/tag_entities.sh --detectors flair,grammar --lowercase-input $lc --nj 1 --cmd "$decode_cmd" \
+      steps/tag_entities.sh --detectors "$tag_detectors" --lowercase-input $lc --nj 1 --cmd "$decode_cmd" \
         data/mini_test exp/ner $d &&
         pydeid text-metrics --pred $d/tags.conll --data data/mini_test --json $d/metrics.json \
           data/mini_test/tags.conll || return 1

@@ -25,6 +25,8 @@ TEMPLATES = [
     ("I am", ("BELIEF", ["Catholic", "Muslim", "Jewish", "Buddhist", "an atheist"]), "by the way"),
     ("I paid", ("TRANSACTION", ["fifty euros", "two hundred dollars", "thirty pounds"]), "for it"),
     ("I'm", ("MARITAL", ["divorced", "married", "widowed"]), "so it does not matter"),
+    ("my mother is", ("ETHNICITY", ["Korean", "Nigerian", "Polish", "Basque"]), "actually"),
+    ("I am", ("SEXUAL", ["gay", "bisexual", "lesbian"]), "and my family knows"),
 ]
 
 
