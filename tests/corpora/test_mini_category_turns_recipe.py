@@ -39,12 +39,7 @@ def _texts(d):
 @pytest.mark.slow
 def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path):
     pytest.importorskip("espeakng_loader")
-    src = repo_root / "egs" / "mini" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    shutil.copy(src / "run.sh", rec / "run.sh")
+    rec = _recipe_copy(repo_root, tmp_path)
 
     mask_tags = _recipe_var(rec, "mask_tags")
     assert set(CATEGORY_TYPES) <= set(mask_tags.split(",")), mask_tags
@@ -102,3 +97,37 @@ def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path):
     assert n >= 10
     res = (rec / "RESULTS.md").read_text()
     assert "mini_test categories (gold CTM)" in res
+
+
+def _recipe_copy(repo_root, tmp_path):
+    src = repo_root / "egs" / "mini" / "s5"
+    rec = tmp_path / "s5"
+    rec.mkdir()
+    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
+        os.symlink((src / name).resolve(), rec / name)
+    shutil.copy(src / "run.sh", rec / "run.sh")
+    return rec
+
+
+@pytest.mark.parametrize("script", [["./run.sh", "--stop-stage", "0"], ["local/mini/prepare_data.sh"]])
+def test_category_turns_option_refuses_a_bad_value(repo_root, tmp_path, script):
+    rec = _recipe_copy(repo_root, tmp_path)
+    args = script + ["--category-turns", "two"] + (["data"] if "prepare" in script[0] else [])
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "--category-turns must be a whole number >= 0, got 'two'" in p.stderr, p.stderr
+    assert not (rec / "data").exists()          # nothing built
+
+
+def test_category_strategy_names_every_category_type_once(repo_root):
+    script = repo_root / "local" / "mini" / "category_strategy.sh"
+    out = subprocess.run([str(script), "PER=pseudonymize,default=same_type,AGE=redact", "surrogate"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    spec = dict(x.split("=", 1) for x in out.split(","))
+    assert spec["PER"] == "pseudonymize" and spec["default"] == "same_type" and spec["AGE"] == "redact"
+    assert {t: spec[t] for t in CATEGORY_TYPES if t not in ("AGE", "EMAIL", "PHONE")} == \
+        {t: "surrogate" for t in CATEGORY_TYPES if t not in ("AGE", "EMAIL", "PHONE")}
+    assert out.count("AGE=") == 1
+    from pydeid.text.strategies import parse_strategy_spec
+    assert parse_strategy_spec(out)["HEALTH"] == "surrogate"          # a spec transform-text accepts
+    p = subprocess.run([str(script), "default=same_type"], capture_output=True, text=True)
+    assert p.returncode == 1 and "Usage" in p.stderr
