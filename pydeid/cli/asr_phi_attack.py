@@ -1,7 +1,7 @@
 """`pydeid asr-phi-attack`: seed 004 table 1's x-vector attacker trained on ASR representations (phi_alpha)."""
 
 COMMAND = "asr-phi-attack"
-HELP = "x-vector attacker trained on encoder outputs phi_alpha(X) (and filterbanks): EER with 95 % CI (seed 004 table 1)"
+HELP = "x-vector attacker trained on encoder outputs phi_alpha(X) and filterbanks: EER with bootstrap intervals (seed 004 table 1)"
 
 
 def add_arguments(p):
