@@ -162,13 +162,12 @@ def phi_attack(models: list[tuple[str, str]], train_data, enroll_data, trial_dat
     import json
 
     from pydeid.attack.evaluate import evaluate
-    from pydeid.attack.trials import read_trials
 
     from .probe import load_model
     out_dir = Path(out_dir)
     train, enroll, trial = DataDir.read(train_data), DataDir.read(enroll_data), DataDir.read(trial_data)
     trials_file = Path(trials_file or Path(trial_data) / "trials")
-    trial_utts = sorted({u for _, u, _ in read_trials(trials_file)}, key=kaldi_sort_key)
+    trial_utts = trial.utts   # pydeid.attack.evaluate scores every utterance of the trial dir
     runs = []
     for i, (label, exp) in enumerate(models):
         model = load_model(exp)
