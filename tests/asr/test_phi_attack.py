@@ -1,7 +1,6 @@
 """Seed 004 table 1's x-vector attacker on ASR representations (pydeid.asr.phi_attack): trained on frame sequences,
 scored by pydeid.attack.evaluate with the project's speaker-bootstrap interval and trial counts."""
 
-import json
 import subprocess
 import sys
 
