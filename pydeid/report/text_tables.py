@@ -41,8 +41,19 @@ def _eps(v) -> str:
     return f"{float(v):.3f}"
 
 
+def _short(info: dict) -> str:
+    """A type's epsilon in a table cell: 'n.c.' (not covered), 'inf', or 3 significant digits."""
+    if not info.get("covered", True) or info.get("epsilon") is None:
+        return "n.c."
+    v = info.get("epsilon")
+    if v in ("inf", "Infinity") or v == float("inf"):
+        return "inf" + (" (seed 000: 0)" if info.get("seed000") == 0 else "")
+    return f"{float(v):.3g}"
+
+
 def transform_table(named_reports: list[tuple[str, str]]) -> str:
-    headers = ["output", "strategies", "p", "detection recall", "epsilon (eq. 2) at p_eff"] + \
+    headers = ["output", "strategies", "p", "detection recall", "epsilon (eq. 2) at p_eff",
+               "epsilon per type"] + \
         [f"{t} leak" for t in TYPES] + ["leak rate"]
     rows = []
     notes: dict[str, str] = {}
@@ -59,14 +70,16 @@ def transform_table(named_reports: list[tuple[str, str]]) -> str:
                 eps += f" (p_eff {min(pe.values()):.3f}-{max(pe.values()):.3f})" if pe else ""
         else:
             rec = "assumed 100 %"
+        per_type = det.get("types_effective") or r.get("types", {})
+        pt = "; ".join(f"{t} {_short(info)}" for t, info in sorted(per_type.items()))
         leak = r.get("leak") or {}
         per = leak.get("per_type", {})
-        rows.append([name, strat, r["p"], rec, eps] + [per.get(t, None) if per else None for t in TYPES]
+        rows.append([name, strat, r["p"], rec, eps, pt] + [per.get(t, None) if per else None for t in TYPES]
                     + [leak.get("leak_rate")])
         for t, info in (det.get("types_effective") or r.get("types", {})).items():
             if not info.get("covered", True) or info.get("epsilon") == "inf":
                 notes[r.get("types", {}).get(t, {}).get("strategy", info.get("strategy", t))] = info.get("note", "")
-    out = markdown_table(headers, [[c * 100 if isinstance(c, float) and i >= 5 else c for i, c in enumerate(row)]
+    out = markdown_table(headers, [[c * 100 if isinstance(c, float) and i >= 6 else c for i, c in enumerate(row)]
                                    for row in rows], ".1f")
     out += ("\nLeak = % of gold sensitive tokens of that type that survive in the output (gold tags), '-' when the "
             "output was made from gold tags without a separate check. Epsilon is the seed 000 eq. (2) bound of the "
@@ -76,7 +89,13 @@ def transform_table(named_reports: list[tuple[str, str]]) -> str:
             "assumes perfect detection). 'not covered' means the lemma does not apply, so no finite guarantee is "
             "claimed. '(seed 000: 0)': redact and placeholders, which seed 000 section 3 rates epsilon = 0 (a "
             "replaced token reveals nothing of its original) while the strict eq. (2) gives inf at p < 1 (a "
-            "surviving original is recognisable as such).\n")
+            "surviving original is recognisable as such). 'epsilon per type': each type under the operator it "
+            "actually gets (names and places: eq. 2 of the same-type pool; numbers, identifiers, e-mails, amounts: "
+            "generated values, a redraw among the other values of their class, i.e. randomized response with "
+            "epsilon = |log((1-p)(n-1)/p)|, infinite at p = 1 where an output rules its own original out), at that "
+            "type's p_eff; 'n.c.' = not covered. The corpus value is the maximum over types because two "
+            "neighbouring datasets differ in one private token, of any type, and the bound must hold for every "
+            "such pair: seed 000 section 3 takes the maximum over the private tokens (eq. 2).\n")
     for s, note in sorted(notes.items()):
         out += f"\n- `{s}`: {note}"
     return out + "\n"

@@ -264,9 +264,51 @@ def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None)
     return ctx.case(out)
 
 
-def _generated_eps() -> EpsilonReport:
-    return EpsilonReport(None, "numbers, identifiers, e-mails and amounts get generated values that never equal the "
-                               "original: pi(t|t') depends on t', outside the lemma")
+def generated_eps(typ: str, p: float, observed) -> EpsilonReport:
+    """Epsilon of the operator numbers, identifiers, e-mails and amounts actually get (generated_value), by the
+    reasoning of seed 000's lemma (eq. 3-5: the ratio of the probabilities that a token appears in the output under
+    two datasets differing in that token). A number word or digit string of a class of n values (digit strings:
+    10^digits) is redrawn uniformly among the n - 1 other values: randomized response, so
+        P(out = t | t) = 1 - p,   P(out = t | t'') = p / (n - 1)   ->   epsilon_t = |log((1 - p)(n - 1) / p)|.
+    At p = 1 an output value rules its own original out (P(out = t | t) = 0), so the strict bound is infinite
+    (though the output reveals only log(n / (n - 1)) of the value). An e-mail address or a word outside the number
+    classes gets a value independent of it that never reproduces it: 0 at p = 1, infinite at p < 1. Structure
+    words ("area code", "double", "dot") are kept as public structure; the class of a word and the length of a
+    digit string are treated as public, like the entity type. A category generator (seed 004 A.1) is not
+    analysed: no value is claimed."""
+    from .categories.surrogates import LEXICON_POOLS, _GENERATORS
+    if typ in LEXICON_POOLS or typ in _GENERATORS:
+        return EpsilonReport(None, f"{typ} values come from a category generator (seed 004 A.1) that this "
+                                   "accounting does not analyse: no finite value is claimed")
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+    worst, why = 0.0, "no private number token"
+    for t in sorted(_flat(observed)):
+        if t.lower() in _KEEP_IN_NUMBERS or not any(c.isalnum() for c in t):
+            continue
+        cls = number_class(t) if "@" not in t else None
+        if cls is None:    # e-mail or another word: an independent generated value that never equals it
+            e, w = (0.0 if p == 1.0 else INF), f"'{t}' (independent generated value, never itself)"
+        else:
+            name, out = cls
+            n = 10.0 ** out if name == "digits" else float(len(out))
+            own = name == "digits" or t.lower() in {o.lower() for o in out}
+            if p == 0.0 or p == 1.0 or n <= 1 or not own:
+                e = INF
+            else:
+                e = abs(math.log((1.0 - p) * (n - 1.0) / p))
+            w = f"'{t}' ({name}, {int(n) if n < 1e6 else f'10^{out}'} values)"
+        if e > worst or why == "no private number token":
+            worst, why = e, w
+    if p == 1.0 and math.isinf(worst):
+        note = (f"p=1: generated values never equal their original, so an output rules its own original out: the "
+                f"strict bound is infinite (e.g. {why}); randomized response over each class")
+    elif math.isinf(worst):
+        note = f"p<1: {why} is never drawn for itself or survives recognisably: infinite"
+    else:
+        note = (f"randomized response over each class (redraw among the n-1 other values): |log((1-p)(n-1)/p)|, "
+                f"worst {why}; class and digit-string length public")
+    return EpsilonReport(worst, note)
 
 
 class SameType(_Sampling):
@@ -284,7 +326,7 @@ class SameType(_Sampling):
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
-            return _generated_eps()
+            return generated_eps(typ, p, observed)
         return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of the type's words")
 
@@ -304,7 +346,7 @@ class SingleSameType(_Sampling):
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
-            return _generated_eps()
+            return generated_eps(typ, p, observed)
         pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
         return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type")
 
@@ -320,7 +362,7 @@ class FullEntity(_Sampling):
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
-            return _generated_eps()
+            return generated_eps(typ, p, observed)
         return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
                          "pi = corpus frequency of whole entities of the type")
 

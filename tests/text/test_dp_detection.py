@@ -80,3 +80,54 @@ def test_replaced_counts_only_changed_units():
     cfg = TransformConfig(strategies=parse_strategy_spec("same_type"), p=1.0, seed=0)
     res = TextTransformer(cfg, Pools([one])).transform([one])           # the pool holds only "Bob"
     assert res.sentences[0].tokens == ["Bob", "came"] and res.stats["PER"].replaced == 0
+
+
+def test_generated_numbers_epsilon_per_type_at_effective_p_hand_computed():
+    """Numbers under same_type get generated values (a redraw among the n - 1 other values of their class, never
+    themselves): randomized response, epsilon_t = |log((1 - p)(n - 1) / p)|; names keep eq. (2) of their pool;
+    the corpus value is the max over types."""
+    toks = "Bob gave four two then 42 to Tanaka".split()
+    gold = Sentence(toks, _tag(toks, [(0, 1, "PER"), (2, 4, "NUM"), (5, 6, "NUM"), (7, 8, "PER")]), "d-5")
+    pred = Sentence(toks, _tag(toks, [(0, 1, "PER"), (2, 4, "NUM"), (7, 8, "PER")]))   # misses "42"
+    recall = detection_recall([gold.spans()], [pred.spans()], [gold.tokens])
+    assert recall == {"PER": (2, 2), "NUM": (3, 2)}
+    p_eff = effective_p(0.9, recall)
+    assert p_eff == {"PER": pytest.approx(0.9), "NUM": pytest.approx(0.6)}
+    tr = TextTransformer(TransformConfig(strategies=parse_strategy_spec("same_type"), p=0.9, seed=1),
+                         Pools([gold]))                                   # PER words: Bob 1/2, Tanaka 1/2
+    eps, overall = tr.epsilon_at([gold], p_eff)
+    # PER: eq. 2 at 0.9 with pi_min = 1/2: log((0.1 + 0.45) / 0.45) = log(11/9)
+    assert eps["PER"].epsilon == pytest.approx(math.log(11 / 9))
+    # NUM at p_eff 0.6: digit words (n = 10): |log(0.4 * 9 / 0.6)| = log 6; "42" (n = 100): log(0.4 * 99 / 0.6) = log 66
+    assert eps["NUM"].epsilon == pytest.approx(math.log(66)) and "'42'" in eps["NUM"].note
+    assert overall.epsilon == pytest.approx(math.log(66))
+    # the digit words alone: log 6
+    e4, _ = tr.epsilon_at([Sentence(toks[:4], _tag(toks[:4], [(2, 4, "NUM")]))], {"NUM": 0.6})
+    assert e4["NUM"].epsilon == pytest.approx(math.log(6))
+    # p = 0.9 with perfect detection: log(0.1 * 9 / 0.9) = 0 for a digit word (uniform output), log(11) for "42"
+    eps9, _ = tr.epsilon_at([gold], {"PER": 0.9, "NUM": 0.9})
+    assert eps9["NUM"].epsilon == pytest.approx(math.log(0.1 * 99 / 0.9))
+    # p = 1: an output never equals its own original, which rules the original out: infinite (names: 0)
+    res = TextTransformer(TransformConfig(strategies=parse_strategy_spec("same_type"), p=1.0, seed=1),
+                          Pools([gold])).transform([gold])
+    assert res.epsilon["PER"].epsilon == 0.0 and math.isinf(res.epsilon["NUM"].epsilon)
+    assert math.isinf(res.overall.epsilon) and "rules its own original out" in res.epsilon["NUM"].note
+    out = res.sentences[0].tokens
+    assert (out[2], out[3], out[5]) != ("four", "two", "42") and out[2] != "four" and out[5] != "42"
+
+
+def test_transform_table_shows_per_type_epsilon_and_the_max(tmp_path):
+    import json
+    from pydeid.report.text_tables import transform_table
+    toks = "Bob gave four two then 42 to Tanaka".split()
+    gold = Sentence(toks, _tag(toks, [(0, 1, "PER"), (2, 4, "NUM"), (5, 6, "NUM"), (7, 8, "PER")]), "d-5")
+    res = TextTransformer(TransformConfig(strategies=parse_strategy_spec("same_type"), p=0.9, seed=1),
+                          Pools([gold])).transform([gold])
+    rep = dict(res.report_dict(0.9), strategies={"default": "same_type"})
+    (tmp_path / "r.json").write_text(json.dumps(rep))
+    table = transform_table([("toy", str(tmp_path / "r.json"))])
+    row = next(line for line in table.splitlines() if line.startswith("| toy"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[4] == f"{math.log(0.1 * 99 / 0.9):.3f}"                       # the max over types: NUM's
+    assert cells[5] == f"NUM {math.log(0.1 * 99 / 0.9):.3g}; PER {math.log(11 / 9):.3g}"
+    assert "maximum over types" in table

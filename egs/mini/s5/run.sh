@@ -24,6 +24,8 @@
 #   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0 is the
 #      stage-6 model trained on original data): seed 004 table 1
 #   9  report: summary tables in RESULTS.md, list of plots
+#  10  (--tables full) seed 004 tables 6-7 complete: the NER-utility cells of every strategy x 4 variants x 3
+#      seeds (seed 002's protocol), last because they are the long part (72 cells, resumable per cell)
 set -euo pipefail
 
 stage=0
@@ -48,8 +50,9 @@ ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased
 ner_utility_seeds=                 # comma list; empty: --seed alone (mean +- std needs several)
 tables=demo          # demo: the tables that fit the 15-minute budget; full: also seed 004 tables 6-7 complete (four
                      # variants, every strategy row incl. multi-word NEs with placeholders) with seed 002's protocol
-                     # over 3 seeds (72 NER cells: about 2 h of CPU), and the parameter-shifted and
-                     # informed-same-draws attacks
+                     # over 3 seeds (stage 10, last: 72 NER cells of ~100 s CPU each idle, 323 s measured on
+                     # the loaded machine), the parameter-shifted and informed-same-draws attacks, and the
+                     # x-vector attacker on the encoder outputs (stage 8, --phi-attack)
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
 attack_scenarios="ignorant lazy-informed informed"   # README: scenarios (--tables full adds parameter-shifted and
@@ -66,6 +69,8 @@ adversarial=true
 spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its ASR (~30 CPU-min; beyond the demo
                          # budget): local/mini/spoken_pseudonyms.sh, table 'spoken-pseudonyms'
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
+phi_attack=false     # stage 8: seed 004 table 1's x-vector attacker trained on the encoder outputs phi_alpha(X) and
+                     # on filterbanks (pydeid asr-phi-attack; --tables full turns it on)
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM,EMAIL,PHONE   # + the seed 004 A.1 category types (--category-turns):
 mask_tags+=,HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION
 
@@ -84,9 +89,10 @@ fi
 
 case $tables in
   demo) ;;
-  full) ner_utility_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
-        ner_utility_variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
-        ner_utility_seeds=$seed,$((seed + 1)),$((seed + 2))
+  full) ner_full_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+        ner_full_variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
+        ner_full_seeds=$seed,$((seed + 1)),$((seed + 2))
+        phi_attack=true
         for sc in parameter-shifted informed-same-draws; do
           case " $attack_scenarios " in *" $sc "*) ;; *) attack_scenarios+=" $sc" ;; esac
         done ;;
@@ -376,10 +382,29 @@ if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
   [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
   steps/train_asr_adversarial.sh "${aopts[@]}" data/mini_train data/mini_dev data/mini_test \
     data/mini_test_enroll data/mini_test_trial exp/asr_$tier
+  if $phi_attack; then   # the x-vector attacker on each representation (alpha 0 = the stage-6 original model)
+    pm=()
+    for a in $adversarial_alphas; do
+      if [ "$(awk -v a="$a" 'BEGIN{print (a + 0 == 0)}')" = 1 ]; then pm+=(--model "phi_$a=exp/asr_${tier}_original")
+      else pm+=(--model "phi_$a=exp/asr_${tier}_adv$a"); fi
+    done
+    $train_cmd --num-threads "$nj" exp/asr_${tier}_phi_attack/log/phi_attack.log \
+      pydeid asr-phi-attack --num-threads "$nj" "${pm[@]}" --train-data data/mini_train --enroll data/mini_test_enroll \
+      --trial data/mini_test_trial --xvector-config "$xvector_config" --seed "$seed" --results "$results" \
+      exp/asr_${tier}_phi_attack || { echo "$0: see exp/asr_${tier}_phi_attack/log/phi_attack.log" >&2; exit 1; }
+  fi
 fi
 
 if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then
   log "stage 9: report"
+  pydeid report-summary --results "$results" --exp exp
+fi
+if [ $stage -le 10 ] && [ $stop_stage -ge 10 ] && [ "$tables" = full ]; then
+  log "stage 10: NER utility, seed 004 tables 6-7 complete ($ner_full_strategies x $ner_full_variants x seeds $ner_full_seeds)"
+  # the demo's cells (first seed) are reused; $nj lanes of strategies side by side, each cell resumable
+  steps/ner_utility.sh --ner-config "$ner_config" --max-epochs "$ner_utility_epochs" --seed "$seed" --cmd "$train_cmd" \
+    --strategies "$ner_full_strategies" --variants "$ner_full_variants" --seeds "$ner_full_seeds" \
+    --results "$results" --nj "$nj" data/mini_train data/mini_dev data/mini_test exp/ner_utility
   pydeid report-summary --results "$results" --exp exp
 fi
 log "done (stages $stage..$stop_stage); results in $results"
