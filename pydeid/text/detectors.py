@@ -171,6 +171,7 @@ class Detection:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
+            spans = [s for s in spans if not _wake_word(self._tokens, s)]
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
@@ -215,6 +216,41 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
     return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
 
 
+# names of voice assistants, said to wake the device ("olly play jazz", "hey siri"): products, not persons
+WAKE_WORDS = {"olly", "alexa", "siri", "cortana", "bixby", "jarvis"}
+
+
+def _wake_word(tokens: Sequence[str], s: Span) -> bool:
+    return s.type in ("PER", "ORG", "LOC") and all(
+        t.lower().strip(".,!?") in WAKE_WORDS for t in tokens[s.start:s.end])
+
+
+# tokens that sit inside one date or time ("Sep . the second , 2028", "05 : 00 : 34 am") or one name ("James D .
+# Conrey House", "U.S . Virgin Islands") and that the detectors leave out between two spans of the same type
+_BRIDGE = {"DATE": {".", ",", ":", "the", "/", "-", "of"}, "TIME": {".", ",", ":", "-"}}
+_NAME_BRIDGE = {".", "&"}
+
+
+def _bridge(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    spans = sorted(spans, key=lambda s: s.start)
+    out: list[Span] = []
+    for s in spans:
+        if out:
+            p = out[-1]
+            gap = [t.lower() for t in tokens[p.end:s.start]]
+            same = p.type == s.type or {p.type, s.type} == {"DATE", "TIME"}
+            ok = 0 < len(gap) <= 2 and same and (
+                all(g in _BRIDGE.get(p.type, ()) or g in _BRIDGE.get(s.type, ()) for g in gap) or
+                (p.type in ("PER", "ORG", "LOC") and len(gap) == 1 and gap[0] in _NAME_BRIDGE
+                 and tokens[s.start][:1].isupper() and tokens[p.end - 1][:1].isupper()))
+            if ok:
+                p.end = s.end
+                p.detectors |= s.detectors
+                continue
+        out.append(s)
+    return out
+
+
 def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
     article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
@@ -226,4 +262,9 @@ def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
         if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
                 not any(o.start == s.end for o in spans):
             s.end += 1
-    return spans
+        # a capitalised "The" inside a sentence before an organisation or place is part of its name ("a table at
+        # The Pump Room"); at a sentence start it is just capitalised
+        if s.type in ("ORG", "LOC") and s.start > 1 and tokens[s.start - 1] == "The" and \
+                not tokens[s.start - 2].endswith((".", "?", "!")) and not any(o.end == s.start for o in spans):
+            s.start -= 1
+    return _bridge(tokens, spans)
