@@ -175,6 +175,8 @@ class Detection:
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
+        if name == "spacy" and _work_sentence(self._tokens):
+            spans = [s for s in spans if not _work_title(self._tokens, s, self._gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
         if name != "grammar":
@@ -198,6 +200,10 @@ class Detection:
                 for s in per[n][k]:
                     for i in range(s.start, s.end):
                         self._covered[i] = True
+            self._gaz = [False] * len(toks)
+            for s in per.get("gazetteer", [[]] * len(token_lists))[k]:
+                for i in range(s.start, s.end):
+                    self._gaz[i] = True
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
@@ -214,6 +220,50 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
     from .grammars import categories
     cats = categories(tokens[s.start:s.end])
     return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
+
+
+# a sentence about a work (a song, a book, a playlist, a rating) names titles: spaCy calls many titles organisations
+# ("Betrayer of Worlds", "Urban Hits"); there an ORG span counts only when the gazetteer knows it (a service, a
+# place) or it ends in a venue word ("North American Cinemas")
+_WORK_CUES = {"rate", "points", "stars", "star", "add", "put", "showing", "playing", "screening"}
+_TITLE_TYPES = {"ORG", "PER"}
+_LISTEN = {"play", "hear", "listen", "playlist"}
+_VENUE_WORDS = {"cinema", "cinemas", "cineplex", "theatre", "theatres", "theater", "theaters", "drafthouse",
+                "multiplex", "restaurant", "cafe", "café", "bar", "grill", "pub", "inn", "tavern", "diner", "house",
+                "company", "group", "inc", "inc.", "corporation", "corp", "ltd", "bank", "university", "college",
+                "hospital", "school", "hotel", "club", "records", "entertainment", "studios", "network"}
+
+
+def _work_sentence(tokens: Sequence[str]) -> bool:
+    from .gazetteer import CREATIVE_WORDS
+    low = [t.lower() for t in tokens]
+    for i, w in enumerate(low):
+        if w in _WORK_CUES:
+            return True
+        # "book", "show", "record", "picture" are also verbs ("book a table at ...", "show me ...")
+        if w in CREATIVE_WORDS and not (w in _VERB_NOUNS and (i == 0 or i + 1 < len(low) and low[i + 1] in
+                                                                _VERB_OBJECTS)):
+            return True
+    return False
+
+
+_ARTIST_CUES = {"by", "from", "artist", "band", "singer", "composer", "add", "put"}
+_VERB_NOUNS = {"book", "show", "record", "picture", "play", "work", "single", "sound", "story"}
+_VERB_OBJECTS = {"a", "an", "the", "me", "us", "my", "our", "for", "at", "in", "reservations", "reservation",
+                 "table", "tables", "spot", "seats", "what", "times", "when"}
+
+
+def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
+    if s.type not in _TITLE_TYPES or any(gaz[s.start:s.end]):
+        return False
+    if s.type == "PER" and any(t.lower() in _LISTEN for t in tokens):   # a music request names its artist
+        return False
+    k = s.start - 1
+    while k >= 0 and tokens[k].lower() in ("the", "a", "an", "this", "that", "some", "something"):
+        k -= 1
+    if k >= 0 and tokens[k].lower() in _ARTIST_CUES:   # "a song by w c clark", "add alain caron to ..."
+        return False
+    return tokens[s.end - 1].lower() not in _VENUE_WORDS
 
 
 # names of voice assistants, said to wake the device ("olly play jazz", "hey siri"): products, not persons
