@@ -175,8 +175,9 @@ class Detection:
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
-        if name == "spacy" and _work_sentence(self._tokens):
-            spans = [s for s in spans if not _work_title(self._tokens, s, self._gaz)]
+        if name in ("spacy", "gazetteer") and _work_sentence(self._tokens):
+            gaz = self._gaz if name == "spacy" else [False] * len(self._tokens)
+            spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
         if name != "grammar":
@@ -226,7 +227,7 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
 # ("Betrayer of Worlds", "Urban Hits"); there an ORG span counts only when the gazetteer knows it (a service, a
 # place) or it ends in a venue word ("North American Cinemas")
 _WORK_CUES = {"rate", "points", "stars", "star", "add", "put", "showing", "playing", "screening"}
-_TITLE_TYPES = {"ORG", "PER"}
+_TITLE_TYPES = {"ORG", "PER", "LOC"}
 _LISTEN = {"play", "hear", "listen", "playlist"}
 _VENUE_WORDS = {"cinema", "cinemas", "cineplex", "theatre", "theatres", "theater", "theaters", "drafthouse",
                 "multiplex", "restaurant", "cafe", "café", "bar", "grill", "pub", "inn", "tavern", "diner", "house",
