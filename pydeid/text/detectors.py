@@ -259,6 +259,8 @@ def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
         return False
     if s.type == "PER" and any(t.lower() in _LISTEN for t in tokens):   # a music request names its artist
         return False
+    if s.type == "PER" and tokens[s.end - 1].lower().endswith(("'s", "’s")):   # an owner: "add it to cristina's list"
+        return False
     k = s.start - 1
     while k >= 0 and tokens[k].lower() in ("the", "a", "an", "this", "that", "some", "something"):
         k -= 1
@@ -313,6 +315,15 @@ def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
         if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
                 not any(o.start == s.end for o in spans):
             s.end += 1
+        # "3 years from now", "two days ago"; a split abbreviation "12 A.M ."
+        if s.type in ("DATE", "TIME"):
+            nxt = [t.lower() for t in tokens[s.end:s.end + 2]]
+            if nxt[:2] == ["from", "now"]:
+                s.end += 2
+            elif nxt[:1] == ["ago"]:
+                s.end += 1
+            elif nxt[:1] == ["."] and tokens[s.end - 1].lower() in ("a.m", "p.m"):
+                s.end += 1
         # a capitalised "The" inside a sentence before an organisation or place is part of its name ("a table at
         # The Pump Room"); at a sentence start it is just capitalised
         if s.type in ("ORG", "LOC") and s.start > 1 and tokens[s.start - 1] == "The" and \

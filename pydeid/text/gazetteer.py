@@ -215,7 +215,9 @@ class GazetteerDetector:
                 taken[k] = True
         spans = [Span(a, b, self.place_type, {"gazetteer:place"}) for a, b in places]
         spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
-        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(low, taken)]
+        # a possessive name ("cristina's playlist") is looked up without its "'s"
+        stem = [w[:-2] if w.endswith("'s") and len(w) > 3 else w for w in low]
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken)]
         return sorted(spans, key=lambda s: s.start)
 
 
