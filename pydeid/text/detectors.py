@@ -171,7 +171,7 @@ class Detection:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
-            spans = [s for s in spans if not _wake_word(self._tokens, s)]
+            spans = _strip_wake_words(self._tokens, spans)
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
@@ -273,9 +273,26 @@ def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
 WAKE_WORDS = {"olly", "alexa", "siri", "cortana", "bixby", "jarvis"}
 
 
-def _wake_word(tokens: Sequence[str], s: Span) -> bool:
-    return s.type in ("PER", "ORG", "LOC") and all(
-        t.lower().strip(".,!?") in WAKE_WORDS for t in tokens[s.start:s.end])
+def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """Wake words leave the edges of a name-like span; what is left is dropped when it is only common words
+    ("olly play" -> nothing; "hey siri john smith" -> "john smith")."""
+    from .gazetteer import common_words
+
+    def wake(i):
+        return tokens[i].lower().strip(".,!?") in WAKE_WORDS
+    out = []
+    for s in spans:
+        if s.type not in ("PER", "ORG", "LOC") or not any(wake(i) for i in range(s.start, s.end)):
+            out.append(s)
+            continue
+        a, b = s.start, s.end
+        while a < b and wake(a):
+            a += 1
+        while b > a and wake(b - 1):
+            b -= 1
+        if b > a and not all(t.lower() in common_words() for t in tokens[a:b]):
+            out.append(Span(a, b, s.type, set(s.detectors)))
+    return out
 
 
 # tokens that sit inside one date or time ("Sep . the second , 2028", "05 : 00 : 34 am") or one name ("James D .
