@@ -6,6 +6,9 @@
 # Presidio runs in its own venv (bench/.venv-presidio, built here, gitignored) with the same spaCy pipeline;
 # it is never installed into the project's venv.
 # Run from the repository root: bash bench/text_vs_presidio.sh   -> bench/results/text_vs_presidio.md
+# Error analysis on the tuning splits only (false negatives per gold type, false positives per detector):
+#   python bench/text_vs_presidio_errors.py --conll ../shared/data/text_snips/snips_train.conll
+#   python bench/text_vs_presidio_errors.py --conll ../shared/data/text_slurp/slurp_devel.conll --part tune
 set -euo pipefail
 . ./path.sh
 export OMP_NUM_THREADS=1
