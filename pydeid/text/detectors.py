@@ -15,6 +15,7 @@ records which detector(s) found it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -321,14 +322,32 @@ def _bridge(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     return out
 
 
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth", "thirtieth"}
+
+
+def _ordinal(tok: str) -> bool:
+    low = tok.lower()
+    return low in _ORDINAL_WORDS or low.split("-")[-1] in _ORDINAL_WORDS or bool(re.fullmatch(r"\d{1,2}(st|nd|rd|th)",
+                                                                                                    low))
+
+
 def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
     article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
     the span (flair): it learned the corpus's own convention ("the second" is a DATE of the mini corpus)."""
+    # a lone article is never a date ("the" of "the 70s" that one detector took and another did not)
+    spans = [s for s in spans if not (s.type in ("DATE", "TIME") and "flair" not in s.detectors and
+                                      all(t.lower() in ("the", "a", "an") for t in tokens[s.start:s.end]))]
     for s in spans:
         if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the" and \
-                "flair" not in s.detectors:
+                "flair" not in s.detectors and not _ordinal(tokens[s.start + 1]):
             s.start += 1
+        # ... but "the" belongs to a day of the month ("on the fifth", "April the 10th")
+        if s.type == "DATE" and s.start > 0 and tokens[s.start - 1].lower() == "the" and _ordinal(tokens[s.start]) \
+                and not any(o.end == s.start for o in spans):
+            s.start -= 1
         if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
                 not any(o.start == s.end for o in spans):
             s.end += 1
@@ -346,4 +365,32 @@ def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
         if s.type in ("ORG", "LOC") and s.start > 1 and tokens[s.start - 1] == "The" and \
                 not tokens[s.start - 2].endswith((".", "?", "!")) and not any(o.end == s.start for o in spans):
             s.start -= 1
-    return _bridge(tokens, spans)
+    return _extend_capitalised(tokens, _bridge(tokens, spans))
+
+
+def _extend_capitalised(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """On cased text an organisation or place runs over the capitalised words next to it that no detector claimed
+    ("Gus Stevens Seafood Restaurant & Buccaneer Lounge", "Heroes Hill National Park"); lower-case text is
+    untouched."""
+    taken = [False] * len(tokens)
+    for s in spans:
+        for i in range(s.start, s.end):
+            taken[i] = True
+
+    def cap(i):
+        t = tokens[i]
+        return (not taken[i] and t[:1].isupper() and any(c.isalpha() for c in t) and t not in ("I", "I'm", "I'd")
+                and not tokens[i - 1].endswith((".", "?", "!")) if i > 0 else False)
+    for s in spans:
+        if s.type not in ("ORG", "LOC"):
+            continue
+        b = s.end
+        while b < len(tokens) and (cap(b) or tokens[b] == "&" and b + 1 < len(tokens) and cap(b + 1)):
+            taken[b] = True
+            b += 1
+        a = s.start
+        while a > 1 and cap(a - 1):
+            taken[a - 1] = True
+            a -= 1
+        s.start, s.end = a, b
+    return spans

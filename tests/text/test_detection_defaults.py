@@ -289,6 +289,15 @@ def test_dates_times_and_names_bridge_split_punctuation(default_detection):
     assert ("3 years from now", "DATE") in _detect(default_detection, "What will the weather be like 3 years from "
                                                                       "now in Texas")
     assert ("12 A.M .", "TIME") in _detect(default_detection, "Show me the closest 12 A.M . showing")
+    # "the" of a day of the month belongs to the date; a decade's does not
+    assert ("the fifth of march", "DATE") in _detect(default_detection, "remind me on the fifth of march")
+
+
+def test_places_and_organisations_run_over_unclaimed_capitalised_words(default_detection):
+    got = _detect(default_detection, "Will the weather be okay in Northern Luzon Heroes Hill National Park")
+    assert got == [("Northern Luzon Heroes Hill National Park", "LOC")]     # spaCy alone: "Northern Luzon"
+    assert _detect(default_detection, "play music from the 70s") == [("70s", "DATE")]
+    assert _detect(default_detection, "book a table at olive garden tonight")[0] == ("olive garden", "ORG")
 
 
 def test_titles_of_works_are_not_names_but_artists_and_owners_are(default_detection):
