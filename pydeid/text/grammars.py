@@ -321,6 +321,8 @@ class GrammarDetector:
             grouped = end - start >= 2 and written.startswith("0") and 10 <= len(written) <= 11
             return "phone" if (has_context and "N" in before) or calling or grouped else "id"
         if n >= self.config.min_digits:
+            if "H" in cats[start:end] and not has_context and n < 7:
+                return None   # "nine hundred and ninety" with no context word is a quantity, not a digit string
             return "pin" if n <= 6 and has_context else ("id" if n > 6 else "number")
         if has_context and n >= 1:
             return "number"

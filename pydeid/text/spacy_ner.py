@@ -43,14 +43,24 @@ def load_pipeline(model: str):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # a pipeline built for a neighbouring spaCy minor version warns
         if Path(model).is_dir():
-            return spacy.load(model, exclude=_EXCLUDE)
+            return _drop_unused_tok2vec(spacy.load(model, exclude=_EXCLUDE))
         if importlib.util.find_spec(model) is None:
             raise SpacyUnavailable(f"spaCy pipeline package '{model}' is not installed (pydeid never downloads one; "
                                    f"the default install has {DEFAULT_SPACY_MODEL})")
         mod = importlib.import_module(model)
         if not hasattr(mod, "load"):
             raise SpacyUnavailable(f"'{model}' is not a spaCy pipeline package (no load())")
-        return mod.load(exclude=_EXCLUDE)
+        return _drop_unused_tok2vec(mod.load(exclude=_EXCLUDE))
+
+
+def _drop_unused_tok2vec(nlp):
+    """The shared tok2vec component feeds the tagger and parser; when the ner has its own embedding layer (the
+    en_core_web_sm/md/lg pipelines) nothing listens to it, and running it costs about a third of detection time."""
+    if "tok2vec" in nlp.pipe_names and "ner" in nlp.pipe_names:
+        arch = str(nlp.config["components"]["ner"].get("model", {}).get("tok2vec", {}).get("@architectures", ""))
+        if arch and "Listener" not in arch:
+            nlp.remove_pipe("tok2vec")
+    return nlp
 
 
 class SpacyDetector:

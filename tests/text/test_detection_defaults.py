@@ -270,3 +270,56 @@ def test_one_default_strategy_everywhere(repo_root):
     assert TransformConfig().strategies == {"default": "surrogate"}
     step = (repo_root / "steps" / "transform_text.sh").read_text()
     assert re.search(r'^strategy="default=surrogate"$', step, re.M)
+
+
+# ------------------------------------------------------------------------------------------ tuning rules (bench)
+def _detect(det, text):
+    toks = text.split()
+    return _found(toks, det.detect_many([toks])[0])
+
+
+def test_wake_words_are_not_names(default_detection):
+    assert _detect(default_detection, "olly play jazz in the kitchen") == []
+    assert _detect(default_detection, "hey siri call john smith") == [("john smith", "PER")]
+
+
+def test_dates_times_and_names_bridge_split_punctuation(default_detection):
+    got = _detect(default_detection, "Tell me if there will be a snowstorm on Sep . the second , 2028 in Olpe")
+    assert ("Sep . the second , 2028", "DATE") in got
+    assert ("3 years from now", "DATE") in _detect(default_detection, "What will the weather be like 3 years from "
+                                                                      "now in Texas")
+    assert ("12 A.M .", "TIME") in _detect(default_detection, "Show me the closest 12 A.M . showing")
+    # "the" of a day of the month belongs to the date; a decade's does not
+    assert ("the fifth of march", "DATE") in _detect(default_detection, "remind me on the fifth of march")
+
+
+def test_places_and_organisations_run_over_unclaimed_capitalised_words(default_detection):
+    got = _detect(default_detection, "Will the weather be okay in Northern Luzon Heroes Hill National Park")
+    assert got == [("Northern Luzon Heroes Hill National Park", "LOC")]     # spaCy alone: "Northern Luzon"
+    assert _detect(default_detection, "play music from the 70s") == [("70s", "DATE")]
+    assert _detect(default_detection, "book a table at olive garden tonight")[0] == ("olive garden", "ORG")
+
+
+def test_titles_of_works_are_not_names_but_artists_and_owners_are(default_detection):
+    assert _detect(default_detection, "rate The Universe Maker 4 out of 6 stars") == []
+    assert _detect(default_detection, "I want to hear Marty Friedman songs") == [("Marty Friedman", "PER")]
+    assert _detect(default_detection, "Add this tune to cristina's endorphin rush playlist") == [("cristina's",
+                                                                                                 "PER")]
+
+
+def test_businesses_of_everyday_commands():
+    from pydeid.text.gazetteer import GazetteerDetector
+    toks = "order a large pizza from dominos and get me an uber home".split()
+    assert [x for x in _found(toks, GazetteerDetector().detect(toks)) if x[1] == "ORG"] == [("dominos", "ORG"),
+                                                                                           ("uber", "ORG")]
+
+
+def test_spoken_quantity_is_not_a_digit_string_without_context():
+    assert _grammar("please play nine hundred and ninety nine fm") == []
+    assert _grammar("my pin is four hundred and fifty two") != []          # with a context word it still counts
+    assert _grammar("call four one five five five five one two three four")[0][1] == "phone"
+
+
+def test_spacy_runs_ner_only(default_detection):
+    nlp = default_detection.detectors["spacy"].nlp
+    assert nlp.pipe_names == ["ner"]     # the shared tok2vec feeds only the excluded tagger/parser
