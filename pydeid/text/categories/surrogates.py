@@ -54,6 +54,18 @@ def _int(rng, lo, hi) -> int:
     return int(rng.integers(lo, hi + 1))
 
 
+def _other_digit_word(orig: str, rng, lo: int = 0) -> str:
+    """A digit word other than `orig`: a spoken PIN digit that comes back by chance leaks that digit in place."""
+    value = DIGIT_WORDS.get(orig.lower())                 # "oh" is zero too
+    choices = [w for w in DIGIT_CLASS[lo:10] if DIGIT_WORDS[w] != value]
+    return choices[_int(rng, 0, len(choices) - 1)]
+
+
+def _other_digits(tok: str, rng) -> str:
+    """Each written digit redrawn among the nine others, for the same reason."""
+    return re.sub(r"\d", lambda m: str((int(m.group()) + _int(rng, 1, 9)) % 10), tok)
+
+
 def _number_token(tok: str, rng) -> str:
     from ..strategies import random_same_class
     new = random_same_class(tok, rng, avoid=True)
@@ -112,9 +124,9 @@ def _numbers_kept_structure(toks, ctx) -> list[str]:
         if t.lower() == "a" and k + 1 < len(toks) and toks[k + 1].lower() in ("hundred", "thousand"):
             out.append(DIGIT_CLASS[_int(ctx.rng, 2, 9)])     # "a hundred" -> "seven hundred"
         elif re.search(r"\d", t):
-            out.append(re.sub(r"\d", lambda m: str(_int(ctx.rng, 0, 9)), t))
+            out.append(_other_digits(t, ctx.rng))
         elif t.lower() in DIGIT_WORDS:              # "forty five" -> "sixty two", never "sixty zero"
-            out.append(match_case([t], [DIGIT_CLASS[_int(ctx.rng, 1, 9)]])[0])
+            out.append(match_case([t], [_other_digit_word(t, ctx.rng, lo=1)])[0])
         else:
             out.append(_number_token(t, ctx.rng))
     return out
@@ -125,9 +137,9 @@ def _credential(toks, ctx) -> list[str]:
     for t in toks:
         low = t.lower()
         if low in DIGIT_WORDS:
-            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+            out.append(_other_digit_word(low, ctx.rng))
         elif re.search(r"\d", t) and not re.search(r"[a-zA-Z]", t):
-            out.append("".join(str(_int(ctx.rng, 0, 9)) if c.isdigit() else c for c in t))
+            out.append(_other_digits(t, ctx.rng))
         elif re.search(r"\d", t):                   # mixed "Sunshine99": a word + the same number of digits
             w = _CRED_WORDS[_int(ctx.rng, 0, len(_CRED_WORDS) - 1)]
             out.append(w.capitalize() + "".join(str(_int(ctx.rng, 0, 9)) for _ in range(sum(c.isdigit() for c in t))))
