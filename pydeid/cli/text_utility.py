@@ -29,10 +29,13 @@ def add_arguments(p):
     p.add_argument("--ner-datasets", default="", help="comma list of dataset names with the NER task (flair)")
     p.add_argument("--ner-rows", default="", help="rows with the NER task (default: every row)")
     p.add_argument("--ner-seeds", type=_seeds, default=None, help="seeds with the NER task (default: --seeds)")
-    p.add_argument("--ner-config", default="conf/text/ner_cpu.yaml")
-    p.add_argument("--ner-train", type=positive_int, default=700, help="training sentences of the NER subset")
-    p.add_argument("--ner-dev", type=positive_int, default=150, help="development sentences of the NER subset")
-    p.add_argument("--ner-epochs", type=positive_int, default=6)
+    p.add_argument("--ner-model", default="linear", choices=["linear", "flair"],
+                   help="linear: pydeid.utility.tagger on the whole training set (seconds); flair: the project's "
+                        "BiLSTM-CRF on --ner-train sentences (minutes per cell)")
+    p.add_argument("--ner-config", default="conf/text/ner_cpu.yaml", help="flair tagger YAML")
+    p.add_argument("--ner-train", type=positive_int, default=700, help="flair: training sentences of the subset")
+    p.add_argument("--ner-dev", type=positive_int, default=150, help="flair: development sentences of the subset")
+    p.add_argument("--ner-epochs", type=positive_int, default=6, help="flair: epochs")
     p.add_argument("exp_dir")
 
 
@@ -74,10 +77,10 @@ def run(args):
     for d in ner_ds:
         if d not in dirs:
             raise UsageError("--ner-datasets", f"unknown dataset {d!r}; --data gives {', '.join(dirs)}")
-    if not Path(args.ner_config).exists() and ner_ds:
+    if args.ner_model == "flair" and not Path(args.ner_config).exists() and ner_ds:
         raise UsageError("--ner-config", f"{args.ner_config} does not exist")
     datasets = {n: (read_intents(d / "train.conll"), read_intents(d / "test.conll")) for n, d in dirs.items()}
-    ner = NerSpec(args.ner_config, args.ner_train, args.ner_dev, args.ner_epochs) if ner_ds else None
+    ner = NerSpec(args.ner_config, args.ner_train, args.ner_dev, args.ner_epochs, args.ner_model) if ner_ds else None
     t0, c0 = time.time(), time.process_time()
     res = run_grid(datasets, rows, args.seeds, args.exp_dir, ner, ner_ds, ner_rows, args.ner_seeds)
     n = sum(len(v) for by in res.values() for v in by.values())

@@ -27,15 +27,20 @@ from .rows import Row, apply_row
 log = logging.getLogger(__name__)
 
 
+NER_MODELS = ("linear", "flair")
+
+
 @dataclass
 class NerSpec:
-    """NER column: flair tagger (config YAML) trained on n_train sentences of the (transformed) training set taken
-    evenly across it, model selection on the next n_dev evenly spaced sentences (transformed alike), scored on the
-    whole original test set (exact-match span F1)."""
+    """NER column. model "linear" (pydeid.utility.tagger): trained on the whole transformed training set, every
+    seed. model "flair": the project's BiLSTM-CRF (config YAML) trained on n_train sentences of the transformed
+    training set taken evenly across it, model selection on n_dev other evenly spaced sentences (transformed alike).
+    Both are scored on the whole original test set (exact-match span micro F1)."""
     config: str = "conf/text/ner_cpu.yaml"
     n_train: int = 700
     n_dev: int = 150
     max_epochs: int = 6
+    model: str = "linear"
 
 
 def slug(spec: str) -> str:
@@ -46,12 +51,25 @@ def ner_subset(n: int, n_train: int, n_dev: int) -> tuple[list[int], list[int]]:
     """Evenly spaced indices: n_train for training and n_dev others for development (deterministic)."""
     idx = np.linspace(0, n - 1, num=min(n, n_train + n_dev)).round().astype(int)
     idx = list(dict.fromkeys(idx.tolist()))
+    if len(idx) < n_train + n_dev:   # a small training set: keep the proportions
+        n_dev = int(round(len(idx) * n_dev / (n_train + n_dev)))
     dev = idx[1::max(1, len(idx) // max(1, n_dev))][:n_dev] if n_dev else []
     dev_set = set(dev)
     return [i for i in idx if i not in dev_set][:n_train], dev
 
 
+def linear_ner_cell(train_t: Sequence[Sentence], test: Sequence[Sentence], seed: int) -> dict:
+    from .tagger import LinearTagger, span_f1
+    c0 = time.process_time()
+    m = LinearTagger(seed=seed).fit(train_t)
+    return {"model": "linear", "test": span_f1(test, m.predict([s.tokens for s in test])),
+            "train": span_f1(train_t, m.predict([s.tokens for s in train_t])), "n_train": len(train_t),
+            "n_dev": 0, "n_test": len(test), "max_epochs": m.max_iter, "cpu_seconds": time.process_time() - c0}
+
+
 def ner_cell(train_t: Sequence[Sentence], test: Sequence[Sentence], spec: NerSpec, seed: int, model_dir: Path) -> dict:
+    if spec.model == "linear":
+        return linear_ner_cell(train_t, test, seed)
     from pydeid.text.flair_ner import NerConfig, train_tagger
     from pydeid.text.metrics import macro_f1, span_prf
     from pydeid.text.flair_ner import FlairDetector
@@ -66,7 +84,7 @@ def ner_cell(train_t: Sequence[Sentence], test: Sequence[Sentence], spec: NerSpe
         pred = det.detect_many([s.tokens for s in sents])
         res = span_prf([s.spans() for s in sents], [[(x.start, x.end, x.type) for x in p] for p in pred])
         return {"micro_f1": res["ALL"].exact[2] if "ALL" in res else 0.0, "macro_f1": macro_f1(res, "exact")}
-    out = {"test": score(test), "train": score([train_t[i] for i in tr_idx]), "n_train": len(tr_idx),
+    out = {"model": "flair", "test": score(test), "train": score([train_t[i] for i in tr_idx]), "n_train": len(tr_idx),
            "n_dev": len(dv_idx), "n_test": len(test), "max_epochs": spec.max_epochs, "config": spec.config,
            "seconds": time.time() - t0, "cpu_seconds": time.process_time() - c0}
     for p in model_dir.glob("*.pt"):   # the table needs the scores, not 20 MB per cell
@@ -79,7 +97,7 @@ def run_cell(dataset: str, train: Sequence[Sentence], test: Sequence[Sentence], 
     """One (dataset, row, seed) cell; resumes from its JSON (adds the NER task when asked and missing)."""
     path = exp_dir / dataset / slug(row.spec) / f"seed{seed}.json"
     r = json.loads(path.read_text()) if path.exists() else None
-    if r is not None and (ner is None or "ner" in r):
+    if r is not None and (ner is None or r.get("ner", {}).get("model", "flair") == ner.model):
         return r
     t0 = time.time()
     if row.kind == "santext" and santext_cache is not None:
@@ -174,6 +192,7 @@ def ner_summary(cells: dict) -> dict | None:
     return {"mean": mean_std(f)[0], "std": mean_std(f)[1], "train_mean": mean_std(ft)[0], "seeds": len(runs),
             "by_seed": {c["seed"]: c["ner"]["test"]["micro_f1"] for c in runs}, "n_train": runs[0]["ner"]["n_train"],
             "n_test": runs[0]["ner"]["n_test"], "max_epochs": runs[0]["ner"]["max_epochs"],
+            "model": runs[0]["ner"].get("model", "flair"),
             "cpu_seconds": sum(c["ner"].get("cpu_seconds", 0.0) for c in runs)}
 
 

@@ -40,10 +40,12 @@ def _eps_text(info: dict) -> str:
         return "eps*d-MLDP" if "UMLDP" not in info["guarantee"] else "UMLDP"
     if e is None:
         return "not covered"
+    sup = info.get("epsilon_support")
+    extra = f"; over pi's support: {sup:.3g}" if isinstance(sup, (int, float)) and sup != e else ""
     if e == "inf":
         s0 = info.get("epsilon_seed000")
-        return "inf" + (f" (seed 000: {s0:g})" if s0 is not None else "")
-    return f"{e:.3g}"
+        return "inf" + (f" (seed 000: {s0:g}{extra})" if s0 is not None else (f" ({extra[2:]})" if extra else ""))
+    return f"{e:.3g}" + (f" ({extra[2:]})" if extra else "")
 
 
 def _intent_cell(cells) -> str:
@@ -111,6 +113,7 @@ def curve_points(cells: dict, strategy: str, ps: Sequence[float]) -> list[dict]:
             info = next(iter(c.values()))["info"]
             pt["epsilon"] = info.get("epsilon")
             pt["epsilon_seed000"] = info.get("epsilon_seed000")
+            pt["epsilon_support"] = info.get("epsilon_support")
             s = intent_summary(c)
             pt[f"{d}_intent"] = (s["mean"], s["std"], s["ci95"])
             n = ner_summary(c)
@@ -126,7 +129,8 @@ def curve_table(points: list[dict], intent_datasets: Sequence[str], ner_datasets
     body = []
     for pt in points:
         e = pt.get("epsilon")
-        et = "inf" if pt["p"] == 0 else _eps_text({"epsilon": e, "epsilon_seed000": pt.get("epsilon_seed000")})
+        et = "inf" if pt["p"] == 0 else _eps_text({"epsilon": e, "epsilon_seed000": pt.get("epsilon_seed000"),
+                                                    "epsilon_support": pt.get("epsilon_support")})
         r = [pt["strategy"], f"{pt['p']:g}", et]
         for d in ner_datasets:
             v = pt.get(f"{d}_ner")
@@ -136,6 +140,13 @@ def curve_table(points: list[dict], intent_datasets: Sequence[str], ner_datasets
             r.append(_pct(*v) if v else "-")
         body.append(r)
     return markdown_table(heads, body)
+
+
+def _plot_eps(pt):
+    """The epsilon of a curve point on the plot: eq. 2 over the policy's support when the row has one (the
+    strict value is inf as soon as one private unit is outside the pool), else the strict value."""
+    sup = pt.get("epsilon_support")
+    return sup if isinstance(sup, (int, float)) else pt.get("epsilon")
 
 
 def curve_plot(points: list[dict], path: str | Path, intent_datasets: Sequence[str], ner_datasets: Sequence[str],
@@ -159,13 +170,13 @@ def curve_plot(points: list[dict], path: str | Path, intent_datasets: Sequence[s
             ys = [100 * pt[key][0] for pt in sp if key in pt]
             if xs:
                 axes[0].plot(xs, ys, ls, marker=mk, color=colors.get(strat), label=f"{name}: {lab}")
-            fin = [pt for pt in sp if key in pt and isinstance(pt.get("epsilon"), (int, float)) and pt["p"] > 0]
+            fin = [pt for pt in sp if key in pt and isinstance(_plot_eps(pt), (int, float)) and pt["p"] > 0]
             if fin:
-                axes[1].plot([pt["epsilon"] for pt in fin], [100 * pt[key][0] for pt in fin], ls, marker=mk,
+                axes[1].plot([_plot_eps(pt) for pt in fin], [100 * pt[key][0] for pt in fin], ls, marker=mk,
                              color=colors.get(strat), label=f"{name}: {lab}")
     axes[0].set_xlabel("replacement probability p")
     axes[0].set_ylabel("utility on original test text (%)")
-    axes[1].set_xlabel("epsilon (seed 000 eq. 2; finite values only)")
+    axes[1].set_xlabel("epsilon (seed 000 eq. 2 over pi's support; finite values only)")
     for ax in axes:
         ax.grid(True, linewidth=0.3)
         ax.legend(fontsize=6)

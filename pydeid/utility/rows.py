@@ -135,6 +135,23 @@ def median_distance(vecs: np.ndarray, n: int = 500, seed: int = 0) -> float:
     return float(np.median(d[np.triu_indices(len(idx), 1)]))
 
 
+SAMPLING_STRATEGIES = ("same_type", "single_same_type", "full_entity")
+
+
+def support_epsilon(tt, res, row: Row) -> float | None:
+    """Seed 000 eq. 2 over the support of the policy pi only (min pi(t) over the pool's words), as seed 000 computes
+    it for word-by-word ("p = 0.9, i.e. epsilon = 6.75"): the strategies' own epsilon() called without the observed
+    private units. The strict value (res.overall) also counts private units outside the pool (pi(t) = 0: inf at
+    p < 1). Only for the sampling strategies; generated types (NUM) are outside the lemma and skipped."""
+    if row.kind != "strategy" or row.strategy not in SAMPLING_STRATEGIES:
+        return None
+    from pydeid.text.strategies import Context
+    ctx = Context(rng=np.random.default_rng(0), pools=tt.pools)
+    vals = [tt.strategy_for(t).epsilon(t, row.p, set(), ctx).epsilon for t in res.stats]
+    vals = [v for v in vals if v is not None]
+    return max(vals) if vals else None
+
+
 def apply_row(row: Row, train: Sequence[Sentence], seed: int, cache_dir: str | Path | None = None) \
         -> tuple[list[Sentence], dict]:
     """The transformed training sentences (tags kept: B-/I- over the replacements, or position by position for
@@ -147,14 +164,15 @@ def apply_row(row: Row, train: Sequence[Sentence], seed: int, cache_dir: str | P
         strategies = {"default": row.strategy}
         if row.strategy == "pseudonymize":   # its map draws from corpus pools, and NUM values are generated
             strategies["NUM"] = "surrogate"
-        res = TextTransformer(TransformConfig(strategies=strategies, p=row.p, seed=seed),
-                              Pools(train)).transform(train)
+        tt = TextTransformer(TransformConfig(strategies=strategies, p=row.p, seed=seed), Pools(train))
+        res = tt.transform(train)
         o = res.overall
         eps = None if o.epsilon is None else ("inf" if math.isinf(o.epsilon) else o.epsilon)
         replaced = sum(st.replaced for st in res.stats.values())
         units = sum(st.units for st in res.stats.values())
         return res.sentences, {"epsilon": eps, "epsilon_seed000": o.seed000, "epsilon_text": o.fmt(),
-                               "note": o.note, "units": units, "replaced": replaced}
+                               "epsilon_support": support_epsilon(tt, res, row), "note": o.note, "units": units,
+                               "replaced": replaced}
     st = build_santext(row, train, seed, cache_dir)
     flat = [t for s in train for t in s.tokens]
     new = st.sanitize(flat)

