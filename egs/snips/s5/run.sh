@@ -25,7 +25,7 @@ strategies="redact typed_placeholder named_placeholder placeholder placeholder_e
 santext_rows="santext santext+"            # table 2: SanText(+) with word2vec trained on the training text, eps=3
 curve_strategies=same_type,redact
 curve_p=0,0.5,0.7,0.9,1
-santext_eps="0.1 0.2 0.3 0.5 1 2 3"        # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
+santext_eps="0.1 0.2 0.3 1 2 3"            # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
 ner_datasets=snips,slurp
 ner_model=linear      # flair: the project's BiLSTM-CRF (conf/text/ner_cpu.yaml) on --ner-train sentences
 ner_rows=             # empty: every row
