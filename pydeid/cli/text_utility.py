@@ -36,7 +36,8 @@ def add_arguments(p):
     p.add_argument("--ner-train", type=positive_int, default=700, help="flair: training sentences of the subset")
     p.add_argument("--ner-dev", type=positive_int, default=150, help="flair: development sentences of the subset")
     p.add_argument("--ner-epochs", type=positive_int, default=6, help="flair: epochs")
-    p.add_argument("exp_dir")
+    p.add_argument("--out", dest="out", default=None, help="exp_dir (instead of the positional argument)")
+    p.add_argument("exp_dir", nargs="?", default=None)
 
 
 def parse_data(items):
@@ -67,6 +68,9 @@ def run(args):
 
     logging.getLogger("gensim").setLevel(logging.WARNING)
     logging.getLogger("flair").setLevel(logging.WARNING)
+    if (args.out is None) == (args.exp_dir is None):
+        raise UsageError("exp_dir", "give the experiment folder once: positional or --out")
+    args.exp_dir = args.exp_dir or args.out
     dirs = parse_data(args.data)
     try:
         rows = parse_rows(args.rows)

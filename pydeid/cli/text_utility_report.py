@@ -12,7 +12,7 @@ def add_arguments(p):
     p.add_argument("--curve-strategies", default="same_type,redact")
     p.add_argument("--curve-p", default="0,0.5,0.7,0.9,1", help="p values of the curve (0: the original text)")
     p.add_argument("--santext-rows", default="", help="SanText rows of the SanText table")
-    p.add_argument("--privacy", default=None, help="JSON of pydeid santext-privacy")
+    p.add_argument("--privacy", default=None, help="JSON of pydeid santext-privacy (comma list: merged)")
     p.add_argument("--plot", default=None, help="PNG of the privacy-utility curve")
     p.add_argument("--results", default=None, help="RESULTS.md to update")
     p.add_argument("--source", default="", help="one line naming the data (printed under each table)")
@@ -93,7 +93,10 @@ def run(args):
         body += f"\n![privacy-utility curve]({Path(args.plot).name})\n"
     sections.append(("text_utility_curve", "Seed 000 figure 1: utility against p and epsilon", body))
     if st_rows:
-        priv = json.loads(Path(args.privacy).read_text()) if args.privacy else {}
+        priv = {}
+        for f in (args.privacy or "").split(","):
+            if f.strip():
+                priv.update(json.loads(Path(f.strip()).read_text()))
         sections.append(("text_utility_santext", "SanText / SanText+ against epsilon (seed 003)",
                          R.santext_table(cells, priv, st_rows, ids, nds) + "\n" + src +
                          "N_x = Pr[M(x) = x] and S_x = distinct outputs of x over the training vocabulary (pydeid "

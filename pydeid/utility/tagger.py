@@ -38,7 +38,7 @@ def token_features(toks: Sequence[str], i: int) -> list[str]:
 
 
 class LinearTagger:
-    def __init__(self, seed: int = 0, alpha: float = 1e-5, max_iter: int = 30):
+    def __init__(self, seed: int = 0, alpha: float = 1e-5, max_iter: int = 15):
         self.seed = seed
         self.alpha = alpha
         self.max_iter = max_iter

@@ -183,5 +183,5 @@ def test_snips_recipe_tiny_end_to_end(repo_root, tmp_path, snips_dir):
     m = re.fullmatch(r"(\d+\.\d) \+- (\d+\.\d) \[(\d+\.\d), (\d+\.\d)\]", cells[3])
     assert m and float(m.group(3)) <= float(m.group(1)) <= float(m.group(4))
     assert (rec / "utility_curve.png").stat().st_size > 10000
-    priv = json.loads((rec / "exp" / "santext_privacy.json").read_text())
+    priv = json.loads((rec / "exp" / "santext_privacy.snips.json").read_text())
     assert priv["snips"]["santext:spacy@0.3"]["median_distance"] > 10 > priv["snips"]["santext+"]["median_distance"]

@@ -20,12 +20,13 @@ set -euo pipefail
 stage=0
 stop_stage=100
 seeds=0,1,2
+nj=2                  # datasets run side by side (one process each)
 size=default          # tiny: both datasets cut to ~150/~55 sentences, 1 seed, 2 rows per stage (the recipe's test)
 strategies="redact typed_placeholder named_placeholder placeholder placeholder_entity same_type single_same_type full_entity faker pseudonymize random_digits surrogate"
 santext_rows="santext santext+"            # table 2: SanText(+) with word2vec trained on the training text, eps=3
 curve_strategies=same_type,redact
 curve_p=0,0.5,0.7,0.9,1
-santext_eps="0.1 0.2 0.3 1 2 3"            # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
+santext_eps="0.1 0.3 1 2 3"                # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
 ner_datasets=snips,slurp
 ner_model=linear      # flair: the project's BiLSTM-CRF (conf/text/ner_cpu.yaml) on --ner-train sentences
 ner_rows=             # empty: every row
@@ -47,13 +48,30 @@ if [ $size = tiny ]; then
   privacy_runs=5
 fi
 results=RESULTS.md
-data="--data snips=data/snips --data slurp=data/slurp"
-ner=(--ner-datasets "$ner_datasets" --ner-model "$ner_model" --ner-rows "$ner_rows" --ner-seeds "${ner_seeds:-$seeds}"
-     --ner-train "$ner_train" --ner-dev "$ner_dev" --ner-epochs "$ner_epochs")
+datasets="snips slurp"
+ner=(--ner-model "$ner_model" --ner-rows "$ner_rows" --ner-seeds "${ner_seeds:-$seeds}" --ner-train "$ner_train"
+     --ner-dev "$ner_dev" --ner-epochs "$ner_epochs")
 curve_rows=$(for s in ${curve_strategies//,/ }; do for p in ${curve_p//,/ }; do
   case $p in 0|1) ;; *) echo "$s@$p" ;; esac; done; done)
 spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e santext+:spacy@$e"; done)
-
+wait_all() {
+  local rc=0 pid
+  for pid in $(jobs -p); do wait "$pid" || rc=1; done
+  [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
+}
+free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
+per_dataset() {  # per_dataset <log-name> <pydeid text-utility options...>: one job per dataset, --nj at a time
+  local name=$1 d
+  shift
+  mkdir -p exp/log
+  for d in $datasets; do
+    free_lane
+    case ",$ner_datasets," in *",$d,"*) nd=$d ;; *) nd= ;; esac
+    pydeid text-utility "$@" --data "$d=data/$d" --ner-datasets "$nd" "${ner[@]}" --out exp/cells \
+      >"exp/log/$name.$d.log" 2>&1 &
+  done
+  wait_all "exp/log/$name.*.log"
+}
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: data from $SNIPS and $SLURP"
   for f in "$SNIPS/snips_train.conll" "$SNIPS/snips_valid.conll" "$SLURP/slurp_devel.conll"; do
@@ -72,26 +90,32 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
 fi
 
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
-  log "stage 1: seed 000 table 2 rows (seeds $seeds)"
-  pydeid text-utility $data --rows "none $strategies $santext_rows" --seeds "$seeds" "${ner[@]}" exp/cells
+  log "stage 1: seed 000 table 2 rows (seeds $seeds; logs exp/log/table2.*.log)"
+  per_dataset table2 --rows "none $strategies $santext_rows" --seeds "$seeds"
 fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   log "stage 2: privacy-utility curve ($curve_strategies at p = $curve_p)"
-  pydeid text-utility $data --rows "$curve_rows" --seeds "$seeds" "${ner[@]}" exp/cells
+  per_dataset curve --rows "$curve_rows" --seeds "$seeds"
 fi
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: SanText / SanText+ with spaCy md vectors at eps $santext_eps"
-  pydeid text-utility $data --rows "$spacy_rows" --seeds "$seeds" "${ner[@]}" exp/cells
-  pydeid santext-privacy $data --rows "$spacy_rows $santext_rows" --runs "$privacy_runs" exp/santext_privacy.json
+  per_dataset santext --rows "$spacy_rows" --seeds "$seeds"
+  for d in $datasets; do
+    free_lane
+    pydeid santext-privacy --data "$d=data/$d" --rows "$spacy_rows $santext_rows" --runs "$privacy_runs" \
+      exp/santext_privacy.$d.json >exp/log/privacy.$d.log 2>&1 &
+  done
+  wait_all "exp/log/privacy.*.log"
+  cat exp/log/privacy.*.log | grep -v -i warn
 fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: report"
   pydeid text-utility-report --table-rows "none $strategies $santext_rows" --intent-datasets snips,slurp \
     --ner-datasets "$ner_datasets" --curve-strategies "$curve_strategies" --curve-p "$curve_p" \
-    --santext-rows "$santext_rows $spacy_rows" --privacy exp/santext_privacy.json --plot exp/utility_curve.png \
+    --santext-rows "$santext_rows $spacy_rows" --privacy "$(for d in $datasets; do echo -n exp/santext_privacy.$d.json,; done)" --plot exp/utility_curve.png \
     --source "Data: SNIPS (../shared/data/text_snips, CC0: $(grep -c '^# intent' data/snips/train.conll) train / $(grep -c '^# intent' data/snips/test.conll) test sentences), SLURP devel (../shared/data/text_slurp, CC BY 4.0, Bastianelli et al. 2020: $(grep -c '^# intent' data/slurp/train.conll) train / $(grep -c '^# intent' data/slurp/test.conll) test sentences)." \
     --results $results exp/cells >exp/report.txt
   cp exp/utility_curve.png utility_curve.png
