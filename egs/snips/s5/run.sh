@@ -25,9 +25,10 @@ size=default          # tiny: both datasets cut to ~150/~55 sentences, 1 seed, 2
 strategies="redact typed_placeholder named_placeholder placeholder placeholder_entity same_type single_same_type full_entity faker pseudonymize random_digits surrogate"
 santext_rows="santext santext+"            # table 2: SanText(+) with word2vec trained on the training text, eps=3
 curve_strategies=same_type,redact
-curve_p=0,0.5,0.7,0.9,1
-santext_eps="0.1 0.3 1 2 3"                # seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
-ner_datasets=snips,slurp
+curve_p=0,0.5,0.9,1
+santext_eps="0.1 1 2 3"                    # SanText: seed 003 uses 1, 2, 3 with GloVe; spaCy md distances are ~10x larger
+santext_plus_eps="1 3"                     # SanText+
+ner_datasets=snips    # snips,slurp: NER on SLURP too
 ner_model=linear      # flair: the project's BiLSTM-CRF (conf/text/ner_cpu.yaml) on --ner-train sentences
 ner_rows=             # empty: every row
 ner_seeds=            # empty: every seed
@@ -44,7 +45,8 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--seeds 0,1,2] [--size def
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 if [ $size = tiny ]; then
-  seeds=0; strategies="redact same_type"; santext_rows="santext+"; curve_p=0,0.5,1; santext_eps="0.3"
+  seeds=0; strategies="redact same_type"; santext_rows="santext+"; curve_p=0,0.5,1; santext_eps="0.3"; santext_plus_eps="0.3"
+  ner_datasets=snips,slurp
   privacy_runs=5
 fi
 results=RESULTS.md
@@ -53,7 +55,7 @@ ner=(--ner-model "$ner_model" --ner-rows "$ner_rows" --ner-seeds "${ner_seeds:-$
      --ner-dev "$ner_dev" --ner-epochs "$ner_epochs")
 curve_rows=$(for s in ${curve_strategies//,/ }; do for p in ${curve_p//,/ }; do
   case $p in 0|1) ;; *) echo "$s@$p" ;; esac; done; done)
-spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e santext+:spacy@$e"; done)
+spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e"; done; for e in $santext_plus_eps; do echo "santext+:spacy@$e"; done)
 wait_all() {
   local rc=0 pid
   for pid in $(jobs -p); do wait "$pid" || rc=1; done
@@ -99,7 +101,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
 fi
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
-  log "stage 3: SanText / SanText+ with spaCy md vectors at eps $santext_eps"
+  log "stage 3: SanText (eps $santext_eps) / SanText+ (eps $santext_plus_eps) with spaCy md vectors"
   per_dataset santext --rows "$spacy_rows" --seeds "$seeds"
   for d in $datasets; do
     free_lane
