@@ -8,12 +8,14 @@ in egs/snips/s5/RESULTS.md).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
 from pydeid.io.conll import Sentence, bio_to_spans
 
 
+@functools.lru_cache(maxsize=65536)
 def _shape(t: str) -> str:
     s = re.sub(r"[A-Z]", "A", t)
     s = re.sub(r"[a-z]", "a", s)
