@@ -15,6 +15,7 @@ def add_arguments(p):
     p.add_argument("--privacy", default=None, help="JSON of pydeid santext-privacy (comma list: merged)")
     p.add_argument("--plot", default=None, help="PNG of the privacy-utility curve")
     p.add_argument("--results", default=None, help="RESULTS.md to update")
+    p.add_argument("--expect-seeds", type=int, default=3, help="seeds every cell should have (missing ones listed)")
     p.add_argument("--source", default="", help="one line naming the data (printed under each table)")
     p.add_argument("exp_dir")
 
@@ -95,14 +96,24 @@ def run(args):
     if st_rows:
         priv = {}
         for f in (args.privacy or "").split(","):
-            if f.strip():
+            if f.strip() and Path(f.strip()).exists():
                 priv.update(json.loads(Path(f.strip()).read_text()))
+            elif f.strip():
+                print(f"{f.strip()}: absent (santext-privacy not finished): its N_x / S_x cells show '-'")
         sections.append(("text_utility_santext", "SanText / SanText+ against epsilon (seed 003)",
                          R.santext_table(cells, priv, st_rows, ids, nds) + "\n" + src +
                          "N_x = Pr[M(x) = x] and S_x = distinct outputs of x over the training vocabulary (pydeid "
                          "santext-privacy draws); median d(x,y) = median Euclidean distance between vocabulary words, "
                          "the scale epsilon multiplies (seed 003 eq. 1). SanText+: w = 0.9, p = 0.3 (seed 003). "
                          "Tokens changed: share of training tokens the draw replaced (seed 0).\n"))
+    want = [r.spec for r in parse_rows(" ".join([args.table_rows, args.santext_rows]))]
+    want += [s if p == 1 else f"{s}@{p:g}" for s in strategies for p in ps if 0 < p]
+    missing = [f"{d}/{r} ({len(cells.get(d, {}).get(r, {}))} of {args.expect_seeds})" for d in ids
+               for r in dict.fromkeys(want) if len(cells.get(d, {}).get(r, {})) < args.expect_seeds]
+    if missing:
+        note = (f"\n**Incomplete run**: {len(missing)} dataset/row pairs have fewer than {args.expect_seeds} seeds "
+                f"(a '-' or a smaller spread in the tables): {', '.join(missing)}.\n")
+        sections = [(k, t, x + note) for k, t, x in sections]
     for key, title, text in sections:
         print(f"## {title}\n\n{text}")
         if args.results:
