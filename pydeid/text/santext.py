@@ -107,6 +107,11 @@ class SanText:
         self.row[self.n_idx] = np.arange(len(self.n_idx))
         self.rng = np.random.default_rng(cfg.seed)
 
+    def reseed(self, seed: int) -> None:
+        """Restart the draws from `seed` (the tables do not depend on it: one build serves every seed)."""
+        self.cfg.seed = seed
+        self.rng = np.random.default_rng(seed)
+
     def _key(self, vectors: np.ndarray) -> str:
         h = hashlib.sha256()
         h.update("\n".join(self.vocab).encode("utf-8"))
