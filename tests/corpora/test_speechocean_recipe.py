@@ -1,6 +1,6 @@
 """egs/speechocean762/s5 end to end at tiny settings on the real speechocean762 subset: 6 test and 6 train
 speakers, 8 utterances each, McAdams only; every stage runs and the report holds WER, EER per scenario with
-intervals and rho_F0."""
+intervals and rho_F0, the VCTK table (2 f + 2 m VCTK speakers, 2 utterances each) and the CPU time of every stage."""
 
 from __future__ import annotations
 
@@ -28,11 +28,12 @@ def _recipe_copy(repo_root: Path, dst: Path) -> Path:
 
 def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     root = SHARED / "speechocean762_adults"
-    if not root.is_dir():
-        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
+    vctk = SHARED / "vctk_subset"
+    if not root.is_dir() or not vctk.is_dir():
+        pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data, never committed)")
     rec = _recipe_copy(repo_root, tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
-            "--general-lm", "false", "--bootstrap", "50", "--nj", "2"]
+            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk)]
     p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     res = (rec / "RESULTS.md").read_text()
@@ -56,10 +57,20 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     lm_text = (rec / "exp" / "lm_train" / "lm_info.json").read_text()
     assert json.loads(lm_text)["sentences"] == 48
     assert "leaks: audio 0, text 0" in p.stdout
+    # the VCTK table: original and McAdams, general LM, 2 utterances of each of 4 speakers
+    assert set(rep["vctk"]) == {"vctk", "vctk_mcadams"}
+    assert rep["counts"]["vctk_speakers"] == 4 and rep["vctk"]["vctk"]["utterances"] == 8
+    assert rep["vctk"]["vctk"]["words"] == rep["vctk"]["vctk_mcadams"]["words"] > 0
+    assert "VCTK sample: pocketsphinx WER" in res and re.search(r"\| McAdams +\| \d+\.\d \[", res)
+    assert (rec / "exp" / "ps" / "decode_general_vctk_mcadams" / "decode_pocketsphinx.json").is_file()
+    # CPU and wall time of every stage 0-6 (stage 7 writes the table while it runs)
+    assert [r["stage"] for r in rep["stage_times"]] == [str(i) for i in range(7)]
+    assert all(r["cpu_s"] >= 0 for r in rep["stage_times"]) and sum(r["cpu_s"] for r in rep["stage_times"]) > 10
+    assert "Run time per stage" in res
     # a rerun finds everything done and rewrites the same tables
     p2 = subprocess.run(args + ["--stage", "1"], cwd=rec, capture_output=True, text=True, timeout=600)
     assert p2.returncode == 0, p2.stderr[-2000:]
-    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 2  # plda, cosine
+    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 3  # plda, cosine, VCTK
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path):
