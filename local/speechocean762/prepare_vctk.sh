@@ -17,7 +17,7 @@ root=$(cd "$root" && pwd -P)
 hdr=$(head -n 1 "$man")
 [ "$(echo "$hdr" | cut -f1-6)" = "$(printf 'utt_id\tspeaker\tgender\tduration_s\tpath\ttranscript')" ] || {
   echo "$0: $man:1: expected the columns utt_id speaker gender duration_s path transcript, got: $hdr" >&2; exit 1; }
-tmp=$data.tmp; rm -rf "$tmp"; mkdir -p "$tmp"
+tmp=$data.tmp; rm -rf "$tmp"; mkdir -p "$tmp"; trap 'rm -rf "$tmp"' EXIT   # no partial output
 awk -F'\t' -v root="$root" -v man="$man" -v d="$tmp" 'NR > 1 {
     if (NF < 6 || $1 == "" || $2 == "" || ($3 != "f" && $3 != "m") || $4 !~ /^[0-9.]+$/ || $6 == "") {
       printf "%s:%d: expected <utt_id> <speaker> <f|m> <duration_s> <path> <transcript>\n", man, NR > "/dev/stderr"; exit 1 }

@@ -223,7 +223,7 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
         out["so-vctk-wer"] = ("VCTK sample: pocketsphinx WER, original vs converted (general LM)",
                               markdown_table(["method", "WER (%) [95 % CI]", "utts", "ref. words", "RTF"], vrows) + (
             f"\nData: ../shared/data/vctk_subset ({c['vctk_speakers']} speakers; native English read speech, "
-            f"48 kHz), every utterance; converted with the publisher's seed (VTLN targets: the speechocean train "
+            f"48 kHz; the recipe's --vctk-per-spk utterances of each speaker); converted with the publisher's seed (VTLN targets: the speechocean train "
             f"speakers of the same gender). pocketsphinx en-us with the general LM of the wheel. [95 % interval]: "
             f"speaker bootstrap, {c['bootstrap']} resamples (few speakers: wide).\n"))
     if rep.get("stage_times"):

@@ -157,9 +157,9 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   n=$vtln_target_per_spk; [ $size = tiny ] && n=4
   done_ok data/train_vtln || utils/subset_data_dir.sh --per-spk "$n" data/train data/train_vtln >/dev/null
   if $use_vctk; then
-    if [ $size = tiny ]; then   # 2 f + 2 m speakers, 2 utterances each
+    if [ $size = tiny ]; then   # 2 f + 2 m speakers, 1 utterance each
       local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
-      done_ok data/vctk || local/speechocean762/subset_speakers.sh --per-gender 2 --utts 2 data/vctk_full data/vctk
+      done_ok data/vctk || local/speechocean762/subset_speakers.sh --per-gender 2 --utts 1 data/vctk_full data/vctk
     elif [ "$vctk_per_spk" -gt 0 ]; then
       local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
       done_ok data/vctk || utils/subset_data_dir.sh --per-spk "$vctk_per_spk" data/vctk_full data/vctk >/dev/null
