@@ -109,7 +109,7 @@ def read_stage_times(path: Path) -> list[dict]:
 
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
                  n_boot: int = 1000, seed: int = 0, backend: str = "plda", attack_tag: str = "",
-                 vctk_data: str | Path | None = None) -> dict:
+                 vctk_data: str | Path | None = None, same_draws: bool = False) -> dict:
     data, exp = Path(data), Path(exp)
     trials = {}
     tfile = data / "test_trial" / "trials"
@@ -139,8 +139,9 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
     adir = exp / f"attack{attack_tag}"
     rep["eer"]["original"] = eer_of(adir / "original" / "scores" / f"scores_{backend}", trials,
                                     enroll_gender, utt_gender, n_boot, seed, trial_spk)
+    rep["scenarios"] = list(SCENARIOS) + (["informed-same-draws"] if same_draws else [])
     for v in vs:
-        for sc in SCENARIOS:
+        for sc in rep["scenarios"]:
             rep["eer"][f"{sc}_{v}"] = eer_of(adir / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
                                              enroll_gender, utt_gender, n_boot, seed, trial_spk)
         mfile = adir / f"ignorant_{v}" / "scores" / "metrics.json"
@@ -162,21 +163,24 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     tag = rep.get("attack_tag", "")
     c = rep["counts"]
     lmm = lms[-1]   # the masked sets' LM
+    scs = rep.get("scenarios", list(SCENARIOS))
     hdr = ["method", f"WER conv. ({LM_LABEL[lm0]})"] + ([f"WER conv. ({LM_LABEL[lm1]})"] if lm1 else []) + \
-          [f"WER conv.+masked ({LM_LABEL[lmm]})"] + [f"EER {sc}" for sc in SCENARIOS] + ["rho_F0"]
+          [f"WER conv.+masked ({LM_LABEL[lmm]})"] + [f"EER {sc}" for sc in SCENARIOS] + \
+          (["EER informed-same-draws (extra: knows the publisher's draws)"] if len(scs) > len(SCENARIOS) else []) + \
+          ["rho_F0"]
     rows = []
     orig = rep["eer"]["original"]["pooled"]
     row = ["original (no conversion)", _fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct")]
     if lm1:
         row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer"], "wer_pct"))
     row.append("n/a")
-    rows.append(row + [_fmt_rate(orig, "eer_pct")] * len(SCENARIOS) + ["1"])
+    rows.append(row + [_fmt_rate(orig, "eer_pct")] * len(scs) + ["1"])
     for v in vs:
         row = [LABEL.get(v, v), _fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}"], "wer_pct")]
         if lm1:
             row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer_{v}"], "wer_pct"))
         row.append(_fmt_rate(rep["wer"][f"{lmm}:test_wer_{v}_masked"], "wer_pct"))
-        row += [_fmt_rate(rep["eer"][f"{sc}_{v}"]["pooled"], "eer_pct") for sc in SCENARIOS]
+        row += [_fmt_rate(rep["eer"][f"{sc}_{v}"]["pooled"], "eer_pct") for sc in scs]
         rho = rep["rho_f0"][v]["rho"]
         rows.append(row + ["n/a" if rho is None else f"{rho:.3f}"])
     w0 = rep["wer"][f"{lm0}:test_wer"]
@@ -190,9 +194,10 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
         f"{c['enroll_speakers']} enrolled test speakers"
         f"{'; attackers trained with the extra speakers of ' + tag[2:] if tag else ''}. [95 % interval]: speaker "
         f"bootstrap, {c['bootstrap']} resamples. rho_F0: mean per-utterance Pearson correlation of F0 original vs "
-        f"converted trial utterances. Without conversion every scenario is the original-speech attacker.\n")
+        f"converted trial utterances. Without conversion every scenario is the original-speech attacker."
+        f"{' informed-same-draws: like informed, but the attacker converts with the publisher seed (knows the secret draws); an extra row, not seed scenario 2.' if len(scs) > len(SCENARIOS) else ''}\n")
     det_rows = []
-    for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCENARIOS]:
+    for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in scs]:
         e = rep["eer"][name]
         det_rows.append([name] + [_fmt_rate(e[s], "eer_pct") for s in ("pooled", "male", "female")] +
                         [f"{e['pooled']['n_target']}/{e['pooled']['n_nontarget']}",
@@ -240,12 +245,12 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
 
 
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
-                 backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None) -> dict:
+                 backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False) -> dict:
     """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report<tag>.json holds both."""
     reps = {}
     for b in backends:
         rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b,
-                                     attack_tag=attack_tag, vctk_data=vctk_data)
+                                     attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws)
         for key, (title, body) in render(rep, voice_configs, lms).items():
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]

@@ -33,26 +33,29 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path):
         pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data, never committed)")
     rec = _recipe_copy(repo_root, tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
-            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk)]
+            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
+            "--vctk-table", "true"]
     p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     res = (rec / "RESULTS.md").read_text()
     row = next(ln for ln in res.splitlines() if ln.startswith("| McAdams"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    # WER converted, WER masked, EER x 4 scenarios (with [lo, hi]), rho_F0
-    assert len(cells) == 8
-    for c in cells[1:7]:
+    # WER converted, WER masked, EER x 4 scenarios + informed-same-draws (with [lo, hi]), rho_F0
+    assert len(cells) == 9
+    for c in cells[1:8]:
         m = re.fullmatch(r"(\d+\.\d) \[(\d+\.\d), (\d+\.\d)\]", c)
         assert m, c
         assert float(m.group(2)) <= float(m.group(1)) <= float(m.group(3))
-    assert 0.0 < float(cells[7]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
+    assert 0.0 < float(cells[8]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
     rep = json.loads((rec / "exp" / "report.json").read_text())
     assert rep["counts"]["enroll_speakers"] == 6 and rep["counts"]["wer_speakers"] == 6
     assert set(rep["eer"]) == {"plda", "cosine"}
     assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
-                               "parameter-shifted_mcadams"}
+                               "parameter-shifted_mcadams", "informed-same-draws_mcadams"}
     # the attackers' enrollment is converted from ORIGINAL enrollment audio with their own seed / parameters
     assert (rec / "data" / "test_enroll_mcadams_a").is_dir() and (rec / "data" / "test_enroll_mcadams_ps").is_dir()
+    # informed-same-draws: the publisher's seed on ORIGINAL enrollment audio, a separate dir from the published set
+    assert (rec / "data" / "test_enroll_mcadams_p").is_dir() and (rec / "data" / "train_xv_mcadams_p").is_dir()
     # the LM never saw a test transcript; the masked set leaks nothing
     lm_text = (rec / "exp" / "lm_train" / "lm_info.json").read_text()
     assert json.loads(lm_text)["sentences"] == 48

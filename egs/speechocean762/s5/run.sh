@@ -31,7 +31,8 @@
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
 #      --vctk-table true the same general-LM decoding of data/vctk, original and converted
-#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted
+#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted, and
+#      (--same-draws true) informed-same-draws (extra row: converts with the publisher's seed, knows its draws)
 #      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
 #      original-trained attackers, converted by the attacker for informed and parameter-shifted; exp/attack_xvctk)
 #   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; CPU time per stage)
@@ -52,14 +53,17 @@ xvector_train_per_spk=20  # utterances of each train speaker the original-traine
 converted_train_per_spk=4 # of these, the utterances each attacker converts himself to train on (informed,
                           # parameter-shifted): the run-time budget (VTLN converts 3 x 2 x 600 utterances at 20)
 vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN target voices
-xvector_epochs=12    # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 %; tiny: 2
+xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
+                     # config's 8: the run-time budget); tiny: 2
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 general_lm=true           # the wheel's general LM is the primary WER meter (false: the corpus LM is)
 corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
-vctk_table=true           # the pocketsphinx table of the VCTK sample (original and converted, general LM)
+vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
+                          # CPU-min: off in the 30-minute default)
+same_draws=true           # the extra informed-same-draws row (the attacker converts with the publisher's seed)
 vctk_root=                # default: $VCTK_SUBSET of db.sh
 vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
@@ -106,12 +110,12 @@ results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws
 sseed=$((seed + 2))   # the parameter-shifted attacker's draws
 T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
-[ $size = tiny ] && [ "$xvector_epochs" = 12 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
+[ $size = tiny ] && [ "$xvector_epochs" = 8 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
 done
-for b in general_lm corpus_lm vctk_table; do
+for b in general_lm corpus_lm vctk_table same_draws; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
 case "$attacker_extra_data" in
@@ -211,7 +215,8 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     done
     for sp in "${att[@]}"; do
       src=${sp%%:*}; s=${sp#*:}
-      convert_vtln data/$src 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"; done)
+      convert_vtln data/$src 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"
+        [ $s != vctk ] && $same_draws && echo "$st:$seed:data/${s}_vtln${st}_p"; done; true)
       convert_vtln data/$src "$T_shift" shift \
         $(for st in $vtln_st; do echo "$st:$sseed:data/${s}_vtln${st}_ps"; done)
     done
@@ -223,6 +228,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       for sp in "${att[@]}"; do
         src=${sp%%:*}; s=${sp#*:}
         convert "$m" "data/$src" "data/${s}_${v}_a" "$aseed"
+        if [ $s != vctk ] && $same_draws; then convert "$m" "data/$src" "data/${s}_${v}_p" "$seed"; fi
         convert "$m" "data/$src" "data/${s}_${v}_ps" "$sseed" shifted
       done
     fi
@@ -251,7 +257,9 @@ fi
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   stage_begin 5
   log "stage 5: utility: pocketsphinx WER (LMs: $lms) on the utility subset, original / converted / converted-and-masked"
-  [[ " $lms " == *" train "* ]] && steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
+  if [[ " $lms " == *" train "* ]]; then
+    steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
+  fi
   # <lm>:<data>: every LM decodes original and converted speech, the last of $lms (the corpus LM, 4x faster) also
   # the masked sets (2 words masked in 412: the general LM would cost 5 decodings to say the same)
   decs=()
@@ -328,6 +336,10 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
       "data/test_trial_$v" "${opts[@]}"
     attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" "data/test_enroll_${v}_ps" \
       "data/test_trial_$v" "${opts[@]}"
+    if $same_draws && [ -z "$attacker_extra_data" ]; then
+      attack informed-same-draws "informed-same-draws_$v" "$m" "$st" "data/train_xv_${v}_p" "data/test_enroll_${v}_p" \
+        "data/test_trial_$v" "${opts[@]}"
+    fi
   done
   wait || true
   for name in "${attacks[@]}"; do
@@ -342,6 +354,7 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   ropts=(--results "$results" --voice-configs "$voice_configs" --lms "$lms" --bootstrap "$bootstrap" --seed "$seed"
          --data data --exp exp --attack-tag "$xtag")
   $vctk_table && ropts+=(--vctk-data data/vctk)
+  $same_draws && [ -z "$attacker_extra_data" ] && ropts+=(--same-draws)
   pydeid speechocean-report "${ropts[@]}"
 fi
 stage_end
