@@ -81,3 +81,35 @@ def test_unknown_method_is_refused(repo_root, tmp_path):
     p = subprocess.run(["./run.sh", "--voice-configs", "pitchshift:-", "--stop-stage", "0"], cwd=rec,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and "unknown method in --voice-configs: pitchshift:-" in p.stderr
+
+
+@pytest.mark.slow
+def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path):
+    """--attacker-extra-data vctk: the VCTK speakers join the training data of every attacker, original for the
+    original-trained ones, converted by the attacker himself (his seed / shifted parameters) for informed and
+    parameter-shifted; the attacks and their tables are kept apart (exp/attack_xvctk)."""
+    root, vctk = SHARED / "speechocean762_adults", SHARED / "vctk_subset"
+    if not root.is_dir() or not vctk.is_dir():
+        pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data)")
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
+            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
+            "--attacker-extra-data", "vctk"]
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1500)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    data = rec / "data"
+
+    def utts(d):
+        return set((data / d / "utt2spk").read_text().split()[::2])
+    vctk_utts = utts("vctk_full")
+    assert len(vctk_utts) == 8   # 2 f + 2 m speakers, 2 utterances each
+    assert utts("train_xv_xvctk") == utts("train_xv") | vctk_utts
+    assert utts("train_xv_mcadams_a_xvctk") == utts("train_xv_mcadams_a") | vctk_utts
+    # the attacker's own conversion of the VCTK audio (his seed), never the original audio
+    wav_a = (data / "vctkx_mcadams_a" / "wav.scp").read_text()
+    assert str(vctk) not in wav_a and "vctkx_mcadams_a" in wav_a
+    rep = json.loads((rec / "exp" / "report_xvctk.json").read_text())
+    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
+                                       "parameter-shifted_mcadams"}
+    assert "attackers + vctk" in (rec / "RESULTS.md").read_text()
+    assert not (rec / "exp" / "attack").exists()

@@ -15,7 +15,8 @@
 #      utterances of each train speaker, default 20: all of them; the original-trained attackers train on these),
 #      data/train_xvc (--converted-train-per-spk of them: what informed and parameter-shifted attackers convert
 #      and train on), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
-#      voices), data/vctk (../shared/data/vctk_subset, with --vctk-table true or --attacker-extra-data vctk)
+#      voices), data/vctk_full (../shared/data/vctk_subset, 77 utterances; with --vctk-table true or
+#      --attacker-extra-data vctk) and data/vctk (--vctk-per-spk of them: the VCTK table)
 #   1  forced alignment of the utility subset data/test_wer (pocketsphinx en-us): exp/align/test_wer/wrd_ali/ctm
 #      (the masking of stage 4 is the only user of the word times)
 #   2  detection (grammars: digit strings, dates, times; no NER tagger is trained here) and text transformation
@@ -161,14 +162,16 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   n=$vtln_target_per_spk; [ $size = tiny ] && n=4
   done_ok data/train_vtln || utils/subset_data_dir.sh --per-spk "$n" data/train data/train_vtln >/dev/null
   if $use_vctk; then
+    # data/vctk_full: the 77 utterances (the attackers' extra data); data/vctk: the table's subset
     if [ $size = tiny ]; then   # 2 f + 2 m speakers, 1 utterance each
-      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
-      done_ok data/vctk || local/speechocean762/subset_speakers.sh --per-gender 2 --utts 1 data/vctk_full data/vctk
-    elif [ "$vctk_per_spk" -gt 0 ]; then
-      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
-      done_ok data/vctk || utils/subset_data_dir.sh --per-spk "$vctk_per_spk" data/vctk_full data/vctk >/dev/null
+      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full_all
+      done_ok data/vctk_full || local/speechocean762/subset_speakers.sh --per-gender 2 --utts 2 data/vctk_full_all \
+        data/vctk_full
+      done_ok data/vctk || utils/subset_data_dir.sh --per-spk 1 data/vctk_full data/vctk >/dev/null
     else
-      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk
+      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
+      n=$vctk_per_spk; [ "$n" -gt 0 ] || n=1000
+      done_ok data/vctk || utils/subset_data_dir.sh --per-spk "$n" data/vctk_full data/vctk >/dev/null
     fi
   fi
 fi
@@ -207,7 +210,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: voice conversion ($voice_configs) of the test set and of the attackers' data"
   pub=(test_trial); att=(test_enroll:test_enroll train_xvc:train_xv)   # <source>:<output prefix>
   $vctk_table && pub+=(vctk)
-  [ -n "$attacker_extra_data" ] && att+=(vctk:vctk)
+  [ -n "$attacker_extra_data" ] && att+=(vctk_full:vctkx)   # every VCTK utterance (77), not the table's subset
   vtln_st=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
   if [ -n "$vtln_st" ]; then
     for s in "${pub[@]}"; do
@@ -216,7 +219,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     for sp in "${att[@]}"; do
       src=${sp%%:*}; s=${sp#*:}
       convert_vtln data/$src 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"
-        [ $s != vctk ] && $same_draws && echo "$st:$seed:data/${s}_vtln${st}_p"; done; true)
+        [ $s != vctkx ] && $same_draws && echo "$st:$seed:data/${s}_vtln${st}_p"; done; true)
       convert_vtln data/$src "$T_shift" shift \
         $(for st in $vtln_st; do echo "$st:$sseed:data/${s}_vtln${st}_ps"; done)
     done
@@ -228,7 +231,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       for sp in "${att[@]}"; do
         src=${sp%%:*}; s=${sp#*:}
         convert "$m" "data/$src" "data/${s}_${v}_a" "$aseed"
-        if [ $s != vctk ] && $same_draws; then convert "$m" "data/$src" "data/${s}_${v}_p" "$seed"; fi
+        if [ $s != vctkx ] && $same_draws; then convert "$m" "data/$src" "data/${s}_${v}_p" "$seed"; fi
         convert "$m" "data/$src" "data/${s}_${v}_ps" "$sseed" shifted
       done
     fi
@@ -294,8 +297,9 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   # the attackers' training data: train_xv (original or the attacker's conversion), + the extra speakers
   trainset() {  # trainset <suffix ("" original, _<v>_a, _<v>_ps)>: prints the data dir
     if [ -z "$attacker_extra_data" ]; then echo "data/train_xv$1"; return; fi
-    local out="data/train_xv${1}_x$attacker_extra_data"
-    done_ok "$out" || utils/combine_data.sh "$out" "data/train_xv$1" "data/$attacker_extra_data$1" >/dev/null
+    local out="data/train_xv${1}_x$attacker_extra_data" extra="data/${attacker_extra_data}x$1"
+    [ -n "$1" ] || extra=data/${attacker_extra_data}_full
+    done_ok "$out" || utils/combine_data.sh "$out" "data/train_xv$1" "$extra" >/dev/null
     echo "$out"
   }
   xorig=exp/xvector_original$xtag; adir=exp/attack$xtag
