@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -93,18 +94,36 @@ LM_LABEL = {"general": "general LM", "train": "corpus LM"}
 
 
 def read_stage_times(path: Path) -> list[dict]:
-    """exp/stage_times.tsv (stage, wall_s, cpu_s, finished); the last record of each stage counts."""
+    """exp/stage_times.tsv (stage, wall_s, cpu_s, finished; one line per invocation of a stage), per stage: the CPU
+    seconds of every invocation summed (reruns and invocations that ran side by side all did work), the wall time
+    as the span from the first start to the last finish."""
     if not path.is_file():
         return []
-    last: dict[str, dict] = {}
+    per: dict[str, dict] = {}
     for lineno, line in enumerate(path.read_text().splitlines(), 1):
         f = line.split("\t")
         if lineno == 1 and f[0] == "stage":
             continue
+        try:
+            wall, cpu, fin = int(f[1]), float(f[2]), datetime.fromisoformat(f[3])
+        except (IndexError, ValueError):
+            raise FormatError(path, lineno, f"expected 'stage<TAB>wall_s<TAB>cpu_s<TAB>finished', got {line!r}") \
+                from None
         if len(f) != 4:
             raise FormatError(path, lineno, f"expected 'stage<TAB>wall_s<TAB>cpu_s<TAB>finished', got {line!r}")
-        last[f[0]] = {"stage": f[0], "wall_s": int(f[1]), "cpu_s": float(f[2]), "finished": f[3]}
-    return [last[k] for k in sorted(last, key=lambda x: (len(x), x))]
+        r = per.setdefault(f[0], {"stage": f[0], "cpu_s": 0.0, "start": fin - timedelta(seconds=wall), "end": fin,
+                                  "invocations": 0})
+        r["cpu_s"] += cpu
+        r["invocations"] += 1
+        r["start"] = min(r["start"], fin - timedelta(seconds=wall))
+        r["end"] = max(r["end"], fin)
+    out = []
+    for k in sorted(per, key=lambda x: (len(x), x)):
+        r = per[k]
+        out.append({"stage": k, "wall_s": int((r["end"] - r["start"]).total_seconds()), "cpu_s": round(r["cpu_s"], 1),
+                    "start": r["start"].isoformat(), "finished": r["end"].isoformat(),
+                    "invocations": r["invocations"]})
+    return out
 
 
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
@@ -233,14 +252,18 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
             f"speaker bootstrap, {c['bootstrap']} resamples (few speakers: wide).\n"))
     if rep.get("stage_times"):
         st = rep["stage_times"]
-        trows = [[r["stage"], f"{r['wall_s'] / 60:.1f}", f"{r['cpu_s'] / 60:.1f}", r["finished"]] for r in st]
-        trows.append(["all", f"{sum(r['wall_s'] for r in st) / 60:.1f}", f"{sum(r['cpu_s'] for r in st) / 60:.1f}",
-                      ""])
+        trows = [[r["stage"], f"{r['wall_s'] / 60:.1f}", f"{r['cpu_s'] / 60:.1f}", r["invocations"], r["start"],
+                  r["finished"]] for r in st]
+        span = (datetime.fromisoformat(max(r["finished"] for r in st)) -
+                datetime.fromisoformat(min(r["start"] for r in st))).total_seconds()
+        trows.append(["all", f"{span / 60:.1f}", f"{sum(r['cpu_s'] for r in st) / 60:.1f}",
+                      sum(r["invocations"] for r in st), min(r["start"] for r in st), max(r["finished"] for r in st)])
         out["so-stage-times"] = ("Run time per stage (exp/stage_times.tsv)", markdown_table(
-            ["stage", "wall (min)", "CPU user+sys (min)", "finished (UTC)"], trows) + (
-            "\nCPU: user+sys seconds of the stage's processes (bash `times` of run.sh's children), i.e. the work "
-            "whatever the load; wall time depends on the machine's load. The last record of each stage counts (a "
-            "rerun of a stage replaces its line). Stage 7 itself is still running when the table is written.\n"))
+            ["stage", "wall (min)", "CPU user+sys (min)", "invocations", "start (UTC)", "finished (UTC)"], trows) + (
+            "\nCPU: user+sys seconds of the stage's processes (bash `times` of run.sh's children), summed over every "
+            "invocation of the stage: the work, whatever the load. Wall: first start to last finish of the stage "
+            "(invocations of a stage may run side by side); it depends on the machine's load. Stage 7 is still "
+            "running when this table is written.\n"))
     return out
 
 

@@ -62,10 +62,15 @@ def test_prepare_vctk_bad_manifest_names_file_and_line(repo_root, tmp_path):
 
 def test_read_stage_times(tmp_path):
     f = tmp_path / "stage_times.tsv"
-    f.write_text("stage\twall_s\tcpu_s\tfinished\n3\t100\t150.5\tT1\n5\t10\t9.0\tT2\n3\t60\t90.0\tT3\n")
+    # stage 3 twice side by side (one ran 05:00:00-05:02:00, the other 05:01:00-05:02:30), then stage 5
+    f.write_text("stage\twall_s\tcpu_s\tfinished\n3\t120\t150.5\t2026-11-24T05:02:00\n"
+                 "3\t90\t90.0\t2026-11-24T05:02:30\n5\t10\t9.0\t2026-11-24T05:03:00\n")
     st = read_stage_times(f)
-    assert [(r["stage"], r["wall_s"], r["cpu_s"]) for r in st] == [("3", 60, 90.0), ("5", 10, 9.0)]
+    assert [(r["stage"], r["wall_s"], r["cpu_s"], r["invocations"]) for r in st] == [("3", 150, 240.5, 2),
+                                                                                      ("5", 10, 9.0, 1)]
+    assert st[0]["start"] == "2026-11-24T05:00:00" and st[0]["finished"] == "2026-11-24T05:02:30"
     assert read_stage_times(tmp_path / "absent.tsv") == []
-    f.write_text("stage\twall_s\tcpu_s\tfinished\n3\t100\n")
-    with pytest.raises(FormatError, match="stage_times.tsv:2"):
-        read_stage_times(f)
+    for bad in ("3\t100\n", "3\t100\t1.0\tnot-a-time\n", "3\t100\t1.0\t2026-11-24T05:02:00\textra\n"):
+        f.write_text("stage\twall_s\tcpu_s\tfinished\n" + bad)
+        with pytest.raises(FormatError, match="stage_times.tsv:2"):
+            read_stage_times(f)
