@@ -18,6 +18,8 @@ def add_arguments(p):
     p.add_argument("--attack-tag", default="", help="attacks read from <exp>/attack<tag> (e.g. _xvctk)")
     p.add_argument("--vctk-data", default=None, help="VCTK data dir: adds the VCTK pocketsphinx table")
     p.add_argument("--same-draws", action="store_true", help="add the informed-same-draws attacks (extra row)")
+    p.add_argument("--partial", action="store_true",
+                   help="a run cut short: unfinished decodings/attacks become 'not run' cells instead of an error")
 
 
 def run(args):
@@ -31,5 +33,5 @@ def run(args):
     if args.bootstrap < 1:
         raise FormatError(None, None, f"--bootstrap must be >= 1, got {args.bootstrap}")
     write_report(args.results, args.data, args.exp, args.voice_configs.split(), lms, n_boot=args.bootstrap,
-                 seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws)
+                 seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws, partial=args.partial)
     print(f"{args.results}: real-voice tables written")

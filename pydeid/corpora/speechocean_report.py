@@ -84,7 +84,9 @@ def eer_of(score_file: Path, trials: dict, enroll_gender: dict, utt_gender: dict
 
 
 def _fmt_rate(r: dict | None, key: str) -> str:
-    if not r or r.get(key) is None:
+    if r is None:
+        return "not run"
+    if r.get(key) is None:
         return "n/a"
     ci = r.get("ci")
     return f"{r[key]:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{r[key]:.1f}"
@@ -128,8 +130,18 @@ def read_stage_times(path: Path) -> list[dict]:
 
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
                  n_boot: int = 1000, seed: int = 0, backend: str = "plda", attack_tag: str = "",
-                 vctk_data: str | Path | None = None, same_draws: bool = False) -> dict:
+                 vctk_data: str | Path | None = None, same_draws: bool = False, partial: bool = False) -> dict:
+    """partial: a decoding or an attack that has not finished is reported as missing ("not run") instead of an
+    error (a run cut short; the tables say which cells are missing)."""
     data, exp = Path(data), Path(exp)
+
+    def get(f, *a, **k):
+        try:
+            return f(*a, **k)
+        except FormatError:
+            if not partial:
+                raise
+            return None
     trials = {}
     tfile = data / "test_trial" / "trials"
     for lineno, line in enumerate(tfile.read_text().splitlines(), 1):
@@ -148,7 +160,7 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
         sfxs = ("", "_masked") if i == len(lms) - 1 else ("",)
         conds = ["test_wer"] + [f"test_wer_{v}{sfx}" for v in vs for sfx in sfxs]
         for c in conds:
-            rep["wer"][f"{lm}:{c}"] = wer_of(exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
+            rep["wer"][f"{lm}:{c}"] = get(wer_of, exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
     if vctk_data is not None:
         vctk_spk = read_kaldi_map(Path(vctk_data) / "utt2spk")
         rep["vctk"] = {c: wer_of(exp / "ps" / f"decode_general_{c}", vctk_spk, n_boot, seed)
@@ -156,12 +168,12 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
         rep["counts"]["vctk_speakers"] = len(set(vctk_spk.values()))
     rep["backend"] = backend
     adir = exp / f"attack{attack_tag}"
-    rep["eer"]["original"] = eer_of(adir / "original" / "scores" / f"scores_{backend}", trials,
+    rep["eer"]["original"] = get(eer_of, adir / "original" / "scores" / f"scores_{backend}", trials,
                                     enroll_gender, utt_gender, n_boot, seed, trial_spk)
     rep["scenarios"] = list(SCENARIOS) + (["informed-same-draws"] if same_draws else [])
     for v in vs:
         for sc in rep["scenarios"]:
-            rep["eer"][f"{sc}_{v}"] = eer_of(adir / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
+            rep["eer"][f"{sc}_{v}"] = get(eer_of, adir / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
                                              enroll_gender, utt_gender, n_boot, seed, trial_spk)
         mfile = adir / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
@@ -188,7 +200,7 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
           (["EER informed-same-draws (extra: knows the publisher's draws)"] if len(scs) > len(SCENARIOS) else []) + \
           ["rho_F0"]
     rows = []
-    orig = rep["eer"]["original"]["pooled"]
+    orig = (rep["eer"]["original"] or {}).get("pooled")
     row = ["original (no conversion)", _fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct")]
     if lm1:
         row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer"], "wer_pct"))
@@ -199,7 +211,7 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
         if lm1:
             row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer_{v}"], "wer_pct"))
         row.append(_fmt_rate(rep["wer"][f"{lmm}:test_wer_{v}_masked"], "wer_pct"))
-        row += [_fmt_rate(rep["eer"][f"{sc}_{v}"]["pooled"], "eer_pct") for sc in scs]
+        row += [_fmt_rate((rep["eer"][f"{sc}_{v}"] or {}).get("pooled"), "eer_pct") for sc in scs]
         rho = rep["rho_f0"][v]["rho"]
         rows.append(row + ["n/a" if rho is None else f"{rho:.3f}"])
     w0 = rep["wer"][f"{lm0}:test_wer"]
@@ -207,7 +219,8 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
                "train": "corpus LM = 3-gram of the training transcripts (never the test's)"}
     main = markdown_table(hdr, rows) + (
         f"\nWER (%): pocketsphinx en-us (pretrained, not trained on the corpus) on the utility subset "
-        f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, {w0['words']} reference "
+        f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, "
+        f"{w0['words'] if w0 else 'n/a'} reference "
         f"words); {'; '.join(lm_text[lm] for lm in lms)}. EER (%): {rep['backend']} scoring, pooled, "
         f"{c['trials_target']} target + {c['trials_nontarget']} non-target trials (same-gender non-targets) of "
         f"{c['enroll_speakers']} enrolled test speakers"
@@ -218,6 +231,9 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     det_rows = []
     for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in scs]:
         e = rep["eer"][name]
+        if e is None:
+            det_rows.append([name] + ["not run"] * 6)
+            continue
         det_rows.append([name] + [_fmt_rate(e[s], "eer_pct") for s in ("pooled", "male", "female")] +
                         [f"{e['pooled']['n_target']}/{e['pooled']['n_nontarget']}",
                          f"{e['male']['n_target']}/{e['male']['n_nontarget']}",
@@ -227,6 +243,9 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     wer_rows = []
     for key, w in rep["wer"].items():
         lm, cond = key.split(":", 1)
+        if w is None:
+            wer_rows.append([cond, LM_LABEL[lm], "not run", "", "", ""])
+            continue
         wer_rows.append([cond, LM_LABEL[lm], _fmt_rate(w, "wer_pct"), w["utterances"], w["words"], w.get("rtf")])
     wer_md = markdown_table(["data", "LM", "WER (%) [95 % CI]", "utts", "ref. words", "RTF"], wer_rows) + (
         "\nMasked sets are scored against their masked transcripts (tagged words removed). RTF: decoding CPU "
@@ -268,12 +287,14 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
 
 
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
-                 backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False) -> dict:
+                 backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False,
+                 partial=False) -> dict:
     """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report<tag>.json holds both."""
     reps = {}
     for b in backends:
         rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b,
-                                     attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws)
+                                     attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws,
+                                     partial=partial)
         for key, (title, body) in render(rep, voice_configs, lms).items():
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]

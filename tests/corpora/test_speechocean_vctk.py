@@ -74,3 +74,23 @@ def test_read_stage_times(tmp_path):
         f.write_text("stage\twall_s\tcpu_s\tfinished\n" + bad)
         with pytest.raises(FormatError, match="stage_times.tsv:2"):
             read_stage_times(f)
+
+
+def test_report_partial_run(tmp_path):
+    """A run cut short: without --partial a missing decoding is one clear error naming it; with it, the missing
+    cells read 'not run' and nothing else is invented."""
+    from pydeid.corpora.speechocean_report import build_report, render
+    d, exp = tmp_path / "data", tmp_path / "exp"
+    for sub, name, text in (("test_trial", "trials", "s1 u1 target\ns2 u1 nontarget\n"),
+                            ("test_enroll", "spk2gender", "s1 f\ns2 f\n"), ("test_trial", "utt2gender", "u1 f\n"),
+                            ("test_trial", "utt2spk", "u1 s1\n"), ("test_wer", "utt2spk", "u1 s1\n")):
+        (d / sub).mkdir(parents=True, exist_ok=True)
+        (d / sub / name).write_text(text)
+    exp.mkdir()
+    with pytest.raises(FormatError, match="decode_general_test_wer/scoring/per_utt"):
+        build_report(d, exp, ["mcadams:-"], ["general"], n_boot=10)
+    rep = build_report(d, exp, ["mcadams:-"], ["general"], n_boot=10, partial=True)
+    assert rep["wer"]["general:test_wer"] is None and rep["eer"]["original"] is None
+    md = render(rep, ["mcadams:-"], ["general"])["so-real-voices-plda"][1]
+    row = next(ln for ln in md.splitlines() if ln.startswith("| McAdams"))
+    assert row.count("not run") == 6 and "[" not in row
