@@ -9,11 +9,17 @@ def add_arguments(p):
     p.add_argument("--results", default="RESULTS.md")
     p.add_argument("--voice-configs", default="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-",
                    help="method:strategy pairs, as the recipe's --voice-configs")
-    p.add_argument("--lms", default="train general", help="decodings to tabulate: train and/or general")
+    p.add_argument("--lms", default="general train",
+                   help="decodings to tabulate, the primary meter first: general and/or train (the corpus LM)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", default="data")
     p.add_argument("--exp", default="exp")
+    p.add_argument("--attack-tag", default="", help="attacks read from <exp>/attack<tag> (e.g. _xvctk)")
+    p.add_argument("--vctk-data", default=None, help="VCTK data dir: adds the VCTK pocketsphinx table")
+    p.add_argument("--same-draws", action="store_true", help="add the informed-same-draws attacks (extra row)")
+    p.add_argument("--partial", action="store_true",
+                   help="a run cut short: unfinished decodings/attacks become 'not run' cells instead of an error")
 
 
 def run(args):
@@ -22,10 +28,10 @@ def run(args):
 
     lms = args.lms.split()
     bad = [lm for lm in lms if lm not in ("train", "general")]
-    if bad or not lms:
+    if bad or not lms or len(set(lms)) != len(lms):
         raise FormatError(None, None, f"--lms: unknown decoding '{(bad or [''])[0]}' (train, general)")
     if args.bootstrap < 1:
         raise FormatError(None, None, f"--bootstrap must be >= 1, got {args.bootstrap}")
     write_report(args.results, args.data, args.exp, args.voice_configs.split(), lms, n_boot=args.bootstrap,
-                 seed=args.seed)
+                 seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws, partial=args.partial)
     print(f"{args.results}: real-voice tables written")

@@ -1,17 +1,21 @@
 """The real-voice table of egs/speechocean762/s5: method x (pocketsphinx WER original / converted / masked,
 EER per attacker scenario with speaker-bootstrap 95 % intervals, rho_F0), from the recipe's exp/ and data/.
 
-Reads (names as the recipe writes them, <v> = voicemask, vtln1, vtln2, vtln3, mcadams):
+Reads (names as the recipe writes them, <v> = voicemask, vtln1, vtln2, vtln3, mcadams; every LM of --lms (the
+first is the primary meter) decodes original and converted speech, the last one also the masked sets):
   exp/ps/decode_<lm>_test_wer[_<v>[_masked]]/scoring/per_utt, decode_pocketsphinx.json   (WER, RTF)
-  exp/attack/<scenario>_<v>/scores/scores_cosine, exp/attack/original/scores/scores_cosine (EER)
-  exp/attack/ignorant_<v>/scores/metrics.json                                               (rho_F0)
+  exp/ps/decode_general_vctk[_<v>]/scoring/per_utt                    (the VCTK table, with a VCTK data dir)
+  exp/attack<tag>/<scenario>_<v>/scores/scores_<backend>, exp/attack<tag>/original/...     (EER)
+  exp/attack<tag>/ignorant_<v>/scores/metrics.json                                          (rho_F0)
   data/test_trial/trials, data/test_enroll/spk2gender, data/test_trial/utt2gender
+  exp/stage_times.tsv                                                  (wall and CPU seconds per stage)
 """
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -80,15 +84,64 @@ def eer_of(score_file: Path, trials: dict, enroll_gender: dict, utt_gender: dict
 
 
 def _fmt_rate(r: dict | None, key: str) -> str:
-    if not r or r.get(key) is None:
+    if r is None:
+        return "not run"
+    if r.get(key) is None:
         return "n/a"
     ci = r.get("ci")
     return f"{r[key]:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{r[key]:.1f}"
 
 
+LM_LABEL = {"general": "general LM", "train": "corpus LM"}
+
+
+def read_stage_times(path: Path) -> list[dict]:
+    """exp/stage_times.tsv (stage, wall_s, cpu_s, finished; one line per invocation of a stage), per stage: the CPU
+    seconds of every invocation summed (reruns and invocations that ran side by side all did work), the wall time
+    as the span from the first start to the last finish."""
+    if not path.is_file():
+        return []
+    per: dict[str, dict] = {}
+    for lineno, line in enumerate(path.read_text().splitlines(), 1):
+        f = line.split("\t")
+        if lineno == 1 and f[0] == "stage":
+            continue
+        try:
+            wall, cpu, fin = int(f[1]), float(f[2]), datetime.fromisoformat(f[3])
+        except (IndexError, ValueError):
+            raise FormatError(path, lineno, f"expected 'stage<TAB>wall_s<TAB>cpu_s<TAB>finished', got {line!r}") \
+                from None
+        if len(f) != 4:
+            raise FormatError(path, lineno, f"expected 'stage<TAB>wall_s<TAB>cpu_s<TAB>finished', got {line!r}")
+        r = per.setdefault(f[0], {"stage": f[0], "cpu_s": 0.0, "start": fin - timedelta(seconds=wall), "end": fin,
+                                  "invocations": 0})
+        r["cpu_s"] += cpu
+        r["invocations"] += 1
+        r["start"] = min(r["start"], fin - timedelta(seconds=wall))
+        r["end"] = max(r["end"], fin)
+    out = []
+    for k in sorted(per, key=lambda x: (len(x), x)):
+        r = per[k]
+        out.append({"stage": k, "wall_s": int((r["end"] - r["start"]).total_seconds()), "cpu_s": round(r["cpu_s"], 1),
+                    "start": r["start"].isoformat(), "finished": r["end"].isoformat(),
+                    "invocations": r["invocations"]})
+    return out
+
+
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
-                 n_boot: int = 1000, seed: int = 0, backend: str = "plda") -> dict:
+                 n_boot: int = 1000, seed: int = 0, backend: str = "plda", attack_tag: str = "",
+                 vctk_data: str | Path | None = None, same_draws: bool = False, partial: bool = False) -> dict:
+    """partial: a decoding or an attack that has not finished is reported as missing ("not run") instead of an
+    error (a run cut short; the tables say which cells are missing)."""
     data, exp = Path(data), Path(exp)
+
+    def get(f, *a, **k):
+        try:
+            return f(*a, **k)
+        except FormatError:
+            if not partial:
+                raise
+            return None
     trials = {}
     tfile = data / "test_trial" / "trials"
     for lineno, line in enumerate(tfile.read_text().splitlines(), 1):
@@ -101,26 +154,35 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
     utt2spk = read_kaldi_map(data / "test_wer" / "utt2spk")
     trial_spk = read_kaldi_map(data / "test_trial" / "utt2spk")
     vs = [vname(vc) for vc in voice_configs]
-    rep: dict = {"wer": {}, "eer": {}, "rho_f0": {}, "counts": {}}
-    for lm in lms:
-        # the general LM decodes original and converted speech (the recipe skips its masked decodings)
-        sfxs = ("",) if lm == "general" else ("", "_masked")
+    rep: dict = {"wer": {}, "eer": {}, "rho_f0": {}, "counts": {}, "lms": list(lms), "attack_tag": attack_tag}
+    for i, lm in enumerate(lms):
+        # every LM decodes original and converted speech, the last (the cheaper corpus LM) also the masked sets
+        sfxs = ("", "_masked") if i == len(lms) - 1 else ("",)
         conds = ["test_wer"] + [f"test_wer_{v}{sfx}" for v in vs for sfx in sfxs]
         for c in conds:
-            rep["wer"][f"{lm}:{c}"] = wer_of(exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
+            rep["wer"][f"{lm}:{c}"] = get(wer_of, exp / "ps" / f"decode_{lm}_{c}", utt2spk, n_boot, seed)
+    if vctk_data is not None:
+        vctk_spk = read_kaldi_map(Path(vctk_data) / "utt2spk")
+        rep["vctk"] = {c: wer_of(exp / "ps" / f"decode_general_{c}", vctk_spk, n_boot, seed)
+                       for c in ["vctk"] + [f"vctk_{v}" for v in vs]}
+        rep["counts"]["vctk_speakers"] = len(set(vctk_spk.values()))
     rep["backend"] = backend
-    rep["eer"]["original"] = eer_of(exp / "attack" / "original" / "scores" / f"scores_{backend}", trials,
+    adir = exp / f"attack{attack_tag}"
+    rep["eer"]["original"] = get(eer_of, adir / "original" / "scores" / f"scores_{backend}", trials,
                                     enroll_gender, utt_gender, n_boot, seed, trial_spk)
+    rep["scenarios"] = list(SCENARIOS) + (["informed-same-draws"] if same_draws else [])
     for v in vs:
-        for sc in SCENARIOS:
-            rep["eer"][f"{sc}_{v}"] = eer_of(exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
+        for sc in rep["scenarios"]:
+            rep["eer"][f"{sc}_{v}"] = get(eer_of, adir / f"{sc}_{v}" / "scores" / f"scores_{backend}", trials,
                                              enroll_gender, utt_gender, n_boot, seed, trial_spk)
-        mfile = exp / "attack" / f"ignorant_{v}" / "scores" / "metrics.json"
+        mfile = adir / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
         rep["rho_f0"][v] = {"rho": pitch.get("pitch_correlation"), "utterances": pitch.get("utterances")}
-    rep["counts"] = {"trials_target": sum(trials.values()), "trials_nontarget": len(trials) - sum(trials.values()),
-                     "enroll_speakers": len(enroll_gender), "wer_utterances": len(utt2spk),
-                     "wer_speakers": len(set(utt2spk.values())), "bootstrap": n_boot}
+    rep["counts"].update({"trials_target": sum(trials.values()),
+                          "trials_nontarget": len(trials) - sum(trials.values()),
+                          "enroll_speakers": len(enroll_gender), "wer_utterances": len(utt2spk),
+                          "wer_speakers": len(set(utt2spk.values())), "bootstrap": n_boot})
+    rep["stage_times"] = read_stage_times(exp / "stage_times.tsv")
     return rep
 
 
@@ -128,36 +190,50 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     """Sections of RESULTS.md: key -> (title, markdown)."""
     vs = [vname(vc) for vc in voice_configs]
     lm0 = lms[0]
+    lm1 = lms[1] if len(lms) > 1 else None
+    tag = rep.get("attack_tag", "")
     c = rep["counts"]
-    hdr = ["method", f"WER conv. ({lm0} LM)", "WER conv.+masked"] + \
-          (["WER conv. (general LM)"] if "general" in lms and lm0 != "general" else []) + \
-          [f"EER {sc}" for sc in SCENARIOS] + ["rho_F0"]
+    lmm = lms[-1]   # the masked sets' LM
+    scs = rep.get("scenarios", list(SCENARIOS))
+    hdr = ["method", f"WER conv. ({LM_LABEL[lm0]})"] + ([f"WER conv. ({LM_LABEL[lm1]})"] if lm1 else []) + \
+          [f"WER conv.+masked ({LM_LABEL[lmm]})"] + [f"EER {sc}" for sc in SCENARIOS] + \
+          (["EER informed-same-draws (extra: knows the publisher's draws)"] if len(scs) > len(SCENARIOS) else []) + \
+          ["rho_F0"]
     rows = []
-    orig = rep["eer"]["original"]["pooled"]
-    row = ["original (no conversion)", _fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct"), "n/a"]
-    if len(hdr) == 9:
-        row.append(_fmt_rate(rep["wer"]["general:test_wer"], "wer_pct"))
-    rows.append(row + [_fmt_rate(orig, "eer_pct")] * len(SCENARIOS) + ["1"])
+    orig = (rep["eer"]["original"] or {}).get("pooled")
+    row = ["original (no conversion)", _fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct")]
+    if lm1:
+        row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer"], "wer_pct"))
+    row.append("n/a")
+    rows.append(row + [_fmt_rate(orig, "eer_pct")] * len(scs) + ["1"])
     for v in vs:
-        row = [LABEL.get(v, v), _fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}"], "wer_pct"),
-               _fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}_masked"], "wer_pct")]
-        if len(hdr) == 9:
-            row.append(_fmt_rate(rep["wer"][f"general:test_wer_{v}"], "wer_pct"))
-        row += [_fmt_rate(rep["eer"][f"{sc}_{v}"]["pooled"], "eer_pct") for sc in SCENARIOS]
+        row = [LABEL.get(v, v), _fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}"], "wer_pct")]
+        if lm1:
+            row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer_{v}"], "wer_pct"))
+        row.append(_fmt_rate(rep["wer"][f"{lmm}:test_wer_{v}_masked"], "wer_pct"))
+        row += [_fmt_rate((rep["eer"][f"{sc}_{v}"] or {}).get("pooled"), "eer_pct") for sc in scs]
         rho = rep["rho_f0"][v]["rho"]
         rows.append(row + ["n/a" if rho is None else f"{rho:.3f}"])
     w0 = rep["wer"][f"{lm0}:test_wer"]
+    lm_text = {"general": "general LM = the en-us 3-gram of the pocketsphinx wheel",
+               "train": "corpus LM = 3-gram of the training transcripts (never the test's)"}
     main = markdown_table(hdr, rows) + (
         f"\nWER (%): pocketsphinx en-us (pretrained, not trained on the corpus) on the utility subset "
-        f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, {w0['words']} reference "
-        f"words); `{lm0}` LM = 3-gram of the training transcripts. EER (%): {rep['backend']} scoring, pooled, "
+        f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, "
+        f"{w0['words'] if w0 else 'n/a'} reference "
+        f"words); {'; '.join(lm_text[lm] for lm in lms)}. EER (%): {rep['backend']} scoring, pooled, "
         f"{c['trials_target']} target + {c['trials_nontarget']} non-target trials (same-gender non-targets) of "
-        f"{c['enroll_speakers']} enrolled test speakers. [95 % interval]: speaker bootstrap, {c['bootstrap']} "
-        f"resamples. rho_F0: mean per-utterance Pearson correlation of F0 original vs converted trial "
-        f"utterances. Without conversion every scenario is the original-speech attacker.\n")
+        f"{c['enroll_speakers']} enrolled test speakers"
+        f"{'; attackers trained with the extra speakers of ' + tag[2:] if tag else ''}. [95 % interval]: speaker "
+        f"bootstrap, {c['bootstrap']} resamples. rho_F0: mean per-utterance Pearson correlation of F0 original vs "
+        f"converted trial utterances. Without conversion every scenario is the original-speech attacker."
+        f"{' informed-same-draws: like informed, but the attacker converts with the publisher seed (knows the secret draws); an extra row, not seed scenario 2.' if len(scs) > len(SCENARIOS) else ''}\n")
     det_rows = []
-    for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCENARIOS]:
+    for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in scs]:
         e = rep["eer"][name]
+        if e is None:
+            det_rows.append([name] + ["not run"] * 6)
+            continue
         det_rows.append([name] + [_fmt_rate(e[s], "eer_pct") for s in ("pooled", "male", "female")] +
                         [f"{e['pooled']['n_target']}/{e['pooled']['n_nontarget']}",
                          f"{e['male']['n_target']}/{e['male']['n_nontarget']}",
@@ -167,28 +243,64 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     wer_rows = []
     for key, w in rep["wer"].items():
         lm, cond = key.split(":", 1)
-        wer_rows.append([cond, lm, _fmt_rate(w, "wer_pct"), w["utterances"], w["words"], w.get("rtf")])
+        if w is None:
+            wer_rows.append([cond, LM_LABEL[lm], "not run", "", "", ""])
+            continue
+        wer_rows.append([cond, LM_LABEL[lm], _fmt_rate(w, "wer_pct"), w["utterances"], w["words"], w.get("rtf")])
     wer_md = markdown_table(["data", "LM", "WER (%) [95 % CI]", "utts", "ref. words", "RTF"], wer_rows) + (
         "\nMasked sets are scored against their masked transcripts (tagged words removed). RTF: decoding CPU "
-        "seconds per audio second, one thread, on a shared machine.\n")
+        "seconds per audio second, one thread.\n")
     b = rep["backend"]
-    return {f"so-real-voices-{b}": (f"Real voices (speechocean762): utility and privacy per method ({b} back-end)",
-                                    main),
-            f"so-eer-detail-{b}": (f"EER per scenario, pooled / male / female ({b}, 95 % speaker-bootstrap CI)",
-                                   eer_md),
-            "so-wer-detail": ("pocketsphinx WER per condition and language model", wer_md)}
+    out = {f"so-real-voices-{b}{tag}": (f"Real voices (speechocean762): utility and privacy per method ({b} back-end"
+                                        f"{', attackers + ' + tag[2:] if tag else ''})", main),
+           f"so-eer-detail-{b}{tag}": (f"EER per scenario, pooled / male / female ({b}"
+                                       f"{', attackers + ' + tag[2:] if tag else ''}, 95 % speaker-bootstrap CI)",
+                                       eer_md),
+           "so-wer-detail": ("pocketsphinx WER per condition and language model", wer_md)}
+    if "vctk" in rep:
+        vrows = []
+        for cnd, w in rep["vctk"].items():
+            v = cnd[len("vctk_"):] if cnd != "vctk" else None
+            vrows.append(["original (no conversion)" if v is None else LABEL.get(v, v), _fmt_rate(w, "wer_pct"),
+                          w["utterances"], w["words"], w.get("rtf")])
+        out["so-vctk-wer"] = ("VCTK sample: pocketsphinx WER, original vs converted (general LM)",
+                              markdown_table(["method", "WER (%) [95 % CI]", "utts", "ref. words", "RTF"], vrows) + (
+            f"\nData: ../shared/data/vctk_subset ({c['vctk_speakers']} speakers; native English read speech, "
+            f"48 kHz; the recipe's --vctk-per-spk utterances of each speaker); converted with the publisher's seed (VTLN targets: the speechocean train "
+            f"speakers of the same gender). pocketsphinx en-us with the general LM of the wheel. [95 % interval]: "
+            f"speaker bootstrap, {c['bootstrap']} resamples (few speakers: wide).\n"))
+    if rep.get("stage_times"):
+        st = rep["stage_times"]
+        trows = [[r["stage"], f"{r['wall_s'] / 60:.1f}", f"{r['cpu_s'] / 60:.1f}", r["invocations"], r["start"],
+                  r["finished"]] for r in st]
+        span = (datetime.fromisoformat(max(r["finished"] for r in st)) -
+                datetime.fromisoformat(min(r["start"] for r in st))).total_seconds()
+        trows.append(["all", f"{span / 60:.1f}", f"{sum(r['cpu_s'] for r in st) / 60:.1f}",
+                      sum(r["invocations"] for r in st), min(r["start"] for r in st), max(r["finished"] for r in st)])
+        out["so-stage-times"] = ("Run time per stage (exp/stage_times.tsv)", markdown_table(
+            ["stage", "wall (min)", "CPU user+sys (min)", "invocations", "start (UTC)", "finished (UTC)"], trows) + (
+            "\nCPU: user+sys seconds of the stage's processes (bash `times` of run.sh's children), summed over every "
+            "invocation of the stage: the work, whatever the load. Wall: first start to last finish of the stage "
+            "(invocations of a stage may run side by side); it depends on the machine's load. Stage 7 is still "
+            "running when this table is written.\n"))
+    return out
 
 
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
-                 backends=("plda", "cosine")) -> dict:
-    """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report.json holds both."""
+                 backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False,
+                 partial=False) -> dict:
+    """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report<tag>.json holds both."""
     reps = {}
     for b in backends:
-        rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b)
+        rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b,
+                                     attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws,
+                                     partial=partial)
         for key, (title, body) in render(rep, voice_configs, lms).items():
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]
-    out = {k: first[k] for k in ("wer", "rho_f0", "counts")}
+    out = {k: first[k] for k in ("wer", "rho_f0", "counts", "lms", "stage_times") if k in first}
+    if "vctk" in first:
+        out["vctk"] = first["vctk"]
     out["eer"] = {b: r["eer"] for b, r in reps.items()}
-    (Path(exp) / "report.json").write_text(json.dumps(out, indent=1) + "\n")
+    (Path(exp) / f"report{attack_tag}.json").write_text(json.dumps(out, indent=1) + "\n")
     return out

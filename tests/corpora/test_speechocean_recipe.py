@@ -1,6 +1,6 @@
 """egs/speechocean762/s5 end to end at tiny settings on the real speechocean762 subset: 6 test and 6 train
 speakers, 8 utterances each, McAdams only; every stage runs and the report holds WER, EER per scenario with
-intervals and rho_F0."""
+intervals and rho_F0, the VCTK table (2 f + 2 m VCTK speakers, 1 utterance each) and the CPU time of every stage."""
 
 from __future__ import annotations
 
@@ -28,38 +28,52 @@ def _recipe_copy(repo_root: Path, dst: Path) -> Path:
 
 def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     root = SHARED / "speechocean762_adults"
-    if not root.is_dir():
-        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
+    vctk = SHARED / "vctk_subset"
+    if not root.is_dir() or not vctk.is_dir():
+        pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data, never committed)")
     rec = _recipe_copy(repo_root, tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
-            "--general-lm", "false", "--bootstrap", "50", "--nj", "2"]
-    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=900)
+            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
+            "--vctk-table", "true"]
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1800)   # ~3 CPU-min; loaded machines
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     res = (rec / "RESULTS.md").read_text()
     row = next(ln for ln in res.splitlines() if ln.startswith("| McAdams"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    # WER converted, WER masked, EER x 4 scenarios (with [lo, hi]), rho_F0
-    assert len(cells) == 8
-    for c in cells[1:7]:
+    # WER converted, WER masked, EER x 4 scenarios + informed-same-draws (with [lo, hi]), rho_F0
+    assert len(cells) == 9
+    for c in cells[1:8]:
         m = re.fullmatch(r"(\d+\.\d) \[(\d+\.\d), (\d+\.\d)\]", c)
         assert m, c
         assert float(m.group(2)) <= float(m.group(1)) <= float(m.group(3))
-    assert 0.0 < float(cells[7]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
+    assert 0.0 < float(cells[8]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
     rep = json.loads((rec / "exp" / "report.json").read_text())
     assert rep["counts"]["enroll_speakers"] == 6 and rep["counts"]["wer_speakers"] == 6
     assert set(rep["eer"]) == {"plda", "cosine"}
     assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
-                               "parameter-shifted_mcadams"}
+                               "parameter-shifted_mcadams", "informed-same-draws_mcadams"}
     # the attackers' enrollment is converted from ORIGINAL enrollment audio with their own seed / parameters
     assert (rec / "data" / "test_enroll_mcadams_a").is_dir() and (rec / "data" / "test_enroll_mcadams_ps").is_dir()
+    # informed-same-draws: the publisher's seed on ORIGINAL enrollment audio, a separate dir from the published set
+    assert (rec / "data" / "test_enroll_mcadams_p").is_dir() and (rec / "data" / "train_xv_mcadams_p").is_dir()
     # the LM never saw a test transcript; the masked set leaks nothing
     lm_text = (rec / "exp" / "lm_train" / "lm_info.json").read_text()
     assert json.loads(lm_text)["sentences"] == 48
     assert "leaks: audio 0, text 0" in p.stdout
+    # the VCTK table: original and McAdams, general LM, 1 utterance of each of 4 speakers
+    assert set(rep["vctk"]) == {"vctk", "vctk_mcadams"}
+    assert rep["counts"]["vctk_speakers"] == 4 and rep["vctk"]["vctk"]["utterances"] == 4
+    assert rep["vctk"]["vctk"]["words"] == rep["vctk"]["vctk_mcadams"]["words"] > 0
+    assert "VCTK sample: pocketsphinx WER" in res and re.search(r"\| McAdams +\| \d+\.\d \[", res)
+    assert (rec / "exp" / "ps" / "decode_general_vctk_mcadams" / "decode_pocketsphinx.json").is_file()
+    # CPU and wall time of every stage 0-6 (stage 7 writes the table while it runs)
+    assert [r["stage"] for r in rep["stage_times"]] == [str(i) for i in range(7)]
+    assert all(r["cpu_s"] >= 0 for r in rep["stage_times"]) and sum(r["cpu_s"] for r in rep["stage_times"]) > 10
+    assert "Run time per stage" in res
     # a rerun finds everything done and rewrites the same tables
     p2 = subprocess.run(args + ["--stage", "1"], cwd=rec, capture_output=True, text=True, timeout=600)
     assert p2.returncode == 0, p2.stderr[-2000:]
-    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 2  # plda, cosine
+    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 3  # plda, cosine, VCTK
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path):
@@ -67,3 +81,35 @@ def test_unknown_method_is_refused(repo_root, tmp_path):
     p = subprocess.run(["./run.sh", "--voice-configs", "pitchshift:-", "--stop-stage", "0"], cwd=rec,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and "unknown method in --voice-configs: pitchshift:-" in p.stderr
+
+
+@pytest.mark.slow
+def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path):
+    """--attacker-extra-data vctk: the VCTK speakers join the training data of every attacker, original for the
+    original-trained ones, converted by the attacker himself (his seed / shifted parameters) for informed and
+    parameter-shifted; the attacks and their tables are kept apart (exp/attack_xvctk)."""
+    root, vctk = SHARED / "speechocean762_adults", SHARED / "vctk_subset"
+    if not root.is_dir() or not vctk.is_dir():
+        pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data)")
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
+            "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
+            "--attacker-extra-data", "vctk"]
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1500)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    data = rec / "data"
+
+    def utts(d):
+        return set((data / d / "utt2spk").read_text().split()[::2])
+    vctk_utts = utts("vctk_full")
+    assert len(vctk_utts) == 8   # 2 f + 2 m speakers, 2 utterances each
+    assert utts("train_xv_xvctk") == utts("train_xv") | vctk_utts
+    assert utts("train_xv_mcadams_a_xvctk") == utts("train_xv_mcadams_a") | vctk_utts
+    # the attacker's own conversion of the VCTK audio (his seed), never the original audio
+    wav_a = (data / "vctkx_mcadams_a" / "wav.scp").read_text()
+    assert str(vctk) not in wav_a and "vctkx_mcadams_a" in wav_a
+    rep = json.loads((rec / "exp" / "report_xvctk.json").read_text())
+    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
+                                       "parameter-shifted_mcadams"}
+    assert "attackers + vctk" in (rec / "RESULTS.md").read_text()
+    assert not (rec / "exp" / "attack").exists()

@@ -7,24 +7,37 @@
 # original vs converted vs converted-and-masked test speech, as the VoicePrivacy Challenge measures it.
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
+#            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #
 #   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll and
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
 #      subset: --wer-per-spk trial utterances of each test speaker), data/train_xv (--xvector-train-per-spk
-#      utterances of each train speaker: every attacker trains on these, original or converted)
-#   1  forced alignment of data/test (pocketsphinx en-us): exp/align/test/wrd_ali/ctm
+#      utterances of each train speaker, default 20: all of them; the original-trained attackers train on these),
+#      data/train_xvc (--converted-train-per-spk of them: what informed and parameter-shifted attackers convert
+#      and train on), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
+#      voices), data/vctk_full (../shared/data/vctk_subset, 77 utterances; with --vctk-table true or
+#      --attacker-extra-data vctk) and data/vctk (--vctk-per-spk of them: the VCTK table)
+#   1  forced alignment of the utility subset data/test_wer (pocketsphinx en-us): exp/align/test_wer/wrd_ali/ctm
+#      (the masking of stage 4 is the only user of the word times)
 #   2  detection (grammars: digit strings, dates, times; no NER tagger is trained here) and text transformation
 #      of data/test -> data/test_text
 #   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
 #      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
-#      train_xv with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
+#      train_xvc (as data/train_xv_<v>_a, _ps) with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
 #      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
-#      targets: the train speakers (same gender), modelled on their train_xv utterances
+#      targets: the train speakers (same gender), modelled on data/train_vtln; data/vctk with the publisher's
+#      seed (--vctk-table) and, for --attacker-extra-data vctk, with the attackers' seeds and parameters
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
-#   5  utility: 3-gram LM of the training transcripts (never the test's), pocketsphinx decoding of the utility
-#      subset, original / converted / converted-and-masked, with that LM and (--general-lm true) the general LM
-#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted
-#   7  report: RESULTS.md (one table: method x WER, EER per scenario with 95 % CI, rho_F0)
+#   5  utility: pocketsphinx decoding of the utility subset, original and converted, with the wheel's general LM
+#      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
+#      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
+#      --vctk-table true the same general-LM decoding of data/vctk, original and converted
+#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted, and
+#      (--same-draws true) informed-same-draws (extra row: converts with the publisher's seed, knows its draws)
+#      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
+#      original-trained attackers, converted by the attacker for informed and parameter-shifted; exp/attack_xvctk)
+#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; CPU time per stage)
+# Every stage appends its wall and CPU seconds (user+sys of its processes) to exp/stage_times.tsv.
 set -euo pipefail
 
 stage=0
@@ -36,12 +49,24 @@ nj=2
 num_enroll=5         # enrollment utterances per test speaker
 trial_per_spk=5      # trial utterances per test speaker (of the 15 others): 150 target trials on 30 speakers
 wer_per_spk=2        # utility subset: trial utterances per test speaker decoded for every condition
-xvector_train_per_spk=4   # utterances of each train speaker every attacker trains on (original or converted)
-xvector_epochs=4     # the 30-minute budget: 4 of the config's 8 epochs (empty: the config's); tiny: 2
+xvector_train_per_spk=20  # utterances of each train speaker the original-trained attackers train on: 20 = all
+                          # (600); 4 gave the original-speech PLDA attacker 17.3 % EER, 20 gave 10.0 % (4 epochs)
+converted_train_per_spk=4 # of these, the utterances each attacker converts himself to train on (informed,
+                          # parameter-shifted): the run-time budget (VTLN converts 3 x 2 x 600 utterances at 20)
+vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN target voices
+xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
+                     # config's 8: the run-time budget); tiny: 2
+attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
-general_lm=true           # also decode original and converted speech with the wheel's general LM (~4x slower)
+general_lm=true           # the wheel's general LM is the primary WER meter (false: the corpus LM is)
+corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
+vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
+                          # CPU-min: off in the 30-minute default)
+same_draws=true           # the extra informed-same-draws row (the attacker converts with the publisher's seed)
+vctk_root=                # default: $VCTK_SUBSET of db.sh
+vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 xvector_config=conf/xvector/mini.yaml
@@ -54,6 +79,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-root DIR] [--size
 . utils/parse_options.sh
 
 corpus_root=${corpus_root:-$SPEECHOCEAN}
+vctk_root=${vctk_root:-$VCTK_SUBSET}
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
 free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
@@ -63,17 +89,50 @@ wait_all() {
   [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
 }
 vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }
+# CPU seconds (user+sys) of this shell's finished children: bash `times` (second line "XmY.YYYs XmY.YYYs"), run
+# in this shell (a $(...) subshell would start from zero) into a file
+cpu_children() {
+  mkdir -p exp; times >exp/.times
+  awk 'NR==2 {t=0; for (i=1;i<=2;i++) {split($i,a,"m"); sub("s","",a[2]); t+=a[1]*60+a[2]} printf "%.1f", t}' exp/.times
+}
+t_stage= t_wall= t_cpu=
+stage_begin() {  # stage_begin <n>: closes the previous stage's record
+  stage_end; cpu_children >exp/.cpu0; t_stage=$1; t_wall=$(date +%s); t_cpu=$(cat exp/.cpu0)
+}
+stage_end() {
+  [ -n "$t_stage" ] || return 0
+  local c1; cpu_children >exp/.cpu1; c1=$(cat exp/.cpu1)
+  [ -s exp/stage_times.tsv ] || printf 'stage\twall_s\tcpu_s\tfinished\n' >exp/stage_times.tsv
+  awk -v s="$t_stage" -v w=$(( $(date +%s) - t_wall )) -v c0="$t_cpu" -v c1="$c1" \
+    -v d="$(date -u +%FT%T)" 'BEGIN{printf "%s\t%d\t%.1f\t%s\n", s, w, c1 - c0, d}' >>exp/stage_times.tsv
+  t_stage=
+}
 results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws
 sseed=$((seed + 2))   # the parameter-shifted attacker's draws
 T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
-[ $size = tiny ] && [ "$xvector_epochs" = 4 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
+[ $size = tiny ] && [ "$xvector_epochs" = 8 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
 done
+for b in general_lm corpus_lm vctk_table same_draws; do
+  case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
+done
+case "$attacker_extra_data" in
+  ""|none) attacker_extra_data= ;;
+  vctk) ;;
+  *) echo "$0: unknown --attacker-extra-data '$attacker_extra_data' (known: vctk)" >&2; exit 1 ;;
+esac
+use_vctk=false; { $vctk_table || [ -n "$attacker_extra_data" ]; } && use_vctk=true
+xtag=${attacker_extra_data:+_x$attacker_extra_data}   # attackers with extra training data: exp/attack$xtag
+plm=train; $general_lm && plm=general                   # the primary WER meter
+lms=$plm; $corpus_lm && [ $plm = general ] && lms="general train"
+mkdir -p exp
+trap stage_end EXIT
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
+  stage_begin 0
   log "stage 0: data preparation from $corpus_root ($size)"
   [ -d "$corpus_root/WAVE" ] || { echo "$0: $corpus_root/WAVE not found (--corpus-root: speechocean762 root)" >&2; exit 1; }
   rm -f "$results"
@@ -96,17 +155,37 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   fi
   done_ok data/test_wer || utils/subset_data_dir.sh --per-spk "$wer_per_spk" data/test_trial data/test_wer >/dev/null
   rm -f data/test_wer/trials
-  n=$xvector_train_per_spk; [ $size = tiny ] && n=4
+  n=$xvector_train_per_spk; [ $size = tiny ] && n=8
   done_ok data/train_xv || utils/subset_data_dir.sh --per-spk "$n" data/train data/train_xv >/dev/null
+  n=$converted_train_per_spk; [ $size = tiny ] && n=4
+  done_ok data/train_xvc || utils/subset_data_dir.sh --per-spk "$n" data/train_xv data/train_xvc >/dev/null
+  n=$vtln_target_per_spk; [ $size = tiny ] && n=4
+  done_ok data/train_vtln || utils/subset_data_dir.sh --per-spk "$n" data/train data/train_vtln >/dev/null
+  if $use_vctk; then
+    # data/vctk_full: the 77 utterances (the attackers' extra data); data/vctk: the table's subset
+    if [ $size = tiny ]; then   # 2 f + 2 m speakers, 1 utterance each
+      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full_all
+      done_ok data/vctk_full || local/speechocean762/subset_speakers.sh --per-gender 2 --utts 2 data/vctk_full_all \
+        data/vctk_full
+      done_ok data/vctk || utils/subset_data_dir.sh --per-spk 1 data/vctk_full data/vctk >/dev/null
+    else
+      local/speechocean762/prepare_vctk.sh "$vctk_root" data/vctk_full
+      n=$vctk_per_spk; [ "$n" -gt 0 ] || n=1000
+      done_ok data/vctk || utils/subset_data_dir.sh --per-spk "$n" data/vctk_full data/vctk >/dev/null
+    fi
+  fi
 fi
 
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
-  log "stage 1: forced alignment of data/test (pocketsphinx en-us)"
-  [ -s exp/align/test/wrd_ali/ctm ] && [ exp/align/test/wrd_ali/ctm -nt data/test/text ] ||
-    steps/align.sh --backend pocketsphinx --phones false --nj "$nj" --cmd "$train_cmd" data/test en-us exp/align/test
+  stage_begin 1
+  log "stage 1: forced alignment of the utility subset data/test_wer (pocketsphinx en-us)"
+  [ -s exp/align/test_wer/wrd_ali/ctm ] && [ exp/align/test_wer/wrd_ali/ctm -nt data/test_wer/text ] ||
+    steps/align.sh --backend pocketsphinx --phones false --nj "$nj" --cmd "$train_cmd" data/test_wer en-us \
+      exp/align/test_wer
 fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  stage_begin 2
   log "stage 2: detection (grammars) and text transformation of data/test"
   [ -s exp/tags/test/tags.conll ] && [ exp/tags/test/tags.conll -nt data/test/text ] ||
     steps/tag_entities.sh --detectors grammar --nj 1 --cmd "$decode_cmd" data/test - exp/tags/test
@@ -123,27 +202,37 @@ convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<
   local in=$1 T=$2 tag=$3
   shift 3
   steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" \
-    "$in" data/train_xv "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
+    "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
 }
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  stage_begin 3
   log "stage 3: voice conversion ($voice_configs) of the test set and of the attackers' data"
+  pub=(test_trial); att=(test_enroll:test_enroll train_xvc:train_xv)   # <source>:<output prefix>
+  $vctk_table && pub+=(vctk)
+  [ -n "$attacker_extra_data" ] && att+=(vctk_full:vctkx)   # every VCTK utterance (77), not the table's subset
   vtln_st=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
   if [ -n "$vtln_st" ]; then
-    convert_vtln data/test_trial 100 pub $(for st in $vtln_st; do echo "$st:$seed:data/test_trial_vtln$st"; done)
-    for s in test_enroll train_xv; do
-      convert_vtln data/$s 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"; done)
-      convert_vtln data/$s "$T_shift" shift \
+    for s in "${pub[@]}"; do
+      convert_vtln data/$s 100 pub $(for st in $vtln_st; do echo "$st:$seed:data/${s}_vtln$st"; done)
+    done
+    for sp in "${att[@]}"; do
+      src=${sp%%:*}; s=${sp#*:}
+      convert_vtln data/$src 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"
+        [ $s != vctkx ] && $same_draws && echo "$st:$seed:data/${s}_vtln${st}_p"; done; true)
+      convert_vtln data/$src "$T_shift" shift \
         $(for st in $vtln_st; do echo "$st:$sseed:data/${s}_vtln${st}_ps"; done)
     done
   fi
   for vc in $voice_configs; do
     m=${vc%%:*}; v=$(vname "$m" "${vc#*:}")
     if [ "$m" != vtln ]; then
-      convert "$m" data/test_trial "data/test_trial_$v" "$seed"
-      for s in test_enroll train_xv; do
-        convert "$m" "data/$s" "data/${s}_${v}_a" "$aseed"
-        convert "$m" "data/$s" "data/${s}_${v}_ps" "$sseed" shifted
+      for s in "${pub[@]}"; do convert "$m" "data/$s" "data/${s}_$v" "$seed"; done
+      for sp in "${att[@]}"; do
+        src=${sp%%:*}; s=${sp#*:}
+        convert "$m" "data/$src" "data/${s}_${v}_a" "$aseed"
+        if [ $s != vctkx ] && $same_draws; then convert "$m" "data/$src" "data/${s}_${v}_p" "$seed"; fi
+        convert "$m" "data/$src" "data/${s}_${v}_ps" "$sseed" shifted
       done
     fi
     # the published utility set is a part of the published (converted) trial set
@@ -154,92 +243,124 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
 fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  stage_begin 4
   log "stage 4: masking of the utility sets (converted voices, tagged words silenced) and the leak check"
+  ctm=exp/align/test_wer/wrd_ali/ctm
   for vc in $voice_configs; do
     v=$(vname "${vc%%:*}" "${vc#*:}")
     done_ok "data/test_wer_${v}_masked" || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
-      --nj 1 --cmd "$train_cmd" "data/test_wer_$v" exp/tags/test/tags.conll exp/align/test/wrd_ali/ctm \
+      --nj 1 --cmd "$train_cmd" "data/test_wer_$v" exp/tags/test/tags.conll $ctm \
       "exp/mask/test_wer_$v" "data/test_wer_${v}_masked"
     steps/verify_masking.sh --tags "$mask_tags" --orig-data data/test_wer --results "$results" \
       --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_${v}_masked" exp/tags/test/tags.conll \
-      exp/align/test/wrd_ali/ctm "exp/mask/test_wer_$v/verify"
+      $ctm "exp/mask/test_wer_$v/verify"
   done
 fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
-  log "stage 5: utility: pocketsphinx WER on the utility subset, original / converted / converted-and-masked"
-  steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
-  lms="train"; $general_lm && lms="train general"
-  conds="test_wer"
-  for vc in $voice_configs; do v=$(vname "${vc%%:*}" "${vc#*:}"); conds="$conds test_wer_$v test_wer_${v}_masked"; done
+  stage_begin 5
+  log "stage 5: utility: pocketsphinx WER (LMs: $lms) on the utility subset, original / converted / converted-and-masked"
+  if [[ " $lms " == *" train "* ]]; then
+    steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
+  fi
+  # <lm>:<data>: every LM decodes original and converted speech, the last of $lms (the corpus LM, 4x faster) also
+  # the masked sets (2 words masked in 412: the general LM would cost 5 decodings to say the same)
+  decs=()
   for lm in $lms; do
+    decs+=("$lm:test_wer")
+    for vc in $voice_configs; do decs+=("$lm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")"); done
+  done
+  lmm=${lms##* }
+  for vc in $voice_configs; do decs+=("$lmm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")_masked"); done
+  if $vctk_table; then
+    decs+=(general:vctk)
+    for vc in $voice_configs; do decs+=("general:vctk_$(vname "${vc%%:*}" "${vc#*:}")"); done
+  fi
+  for d in "${decs[@]}"; do
+    lm=${d%%:*}; c=${d#*:}
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
-    for c in $conds; do
-      [ $lm = general ] && [[ $c == *_masked ]] && continue   # the general LM: original and converted only
-      free_lane
-      steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/decode_${lm}_$c" \
-        >/dev/null &
-    done
+    free_lane
+    steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/decode_${lm}_$c" \
+      >/dev/null &
   done
   wait_all "exp/ps/decode_*/log/decode.1.log"
-  for lm in $lms; do
-    for c in $conds; do
-      steps/score.sh --results exp/ps/RESULTS.md "data/$c" "exp/ps/decode_${lm}_$c" | grep -E "^\|.*WER" || true
-    done
+  for d in "${decs[@]}"; do
+    lm=${d%%:*}; c=${d#*:}
+    steps/score.sh --results exp/ps/RESULTS.md "data/$c" "exp/ps/decode_${lm}_$c" | grep -E "^\|.*WER" || true
   done
 fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
-  log "stage 6: x-vector attacks (original; per method ignorant, lazy-informed, informed, parameter-shifted)"
+  stage_begin 6
+  log "stage 6: x-vector attacks (original; per method ignorant, lazy-informed, informed, parameter-shifted)${xtag:+, training data + $attacker_extra_data}"
   xe=(); [ -n "$xvector_epochs" ] && xe=(--epochs "$xvector_epochs")
-  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads "$nj" \
-    "${xe[@]}" data/train_xv exp/xvector_original
-  for s in train_xv test_enroll; do
-    steps/extract_xvectors.sh --cmd "$train_cmd" exp/xvector_original data/$s exp/xvector_original/xvectors_$s \
-      >exp/xvector_original/extract_$s.log 2>&1 &
+  # the attackers' training data: train_xv (original or the attacker's conversion), + the extra speakers
+  trainset() {  # trainset <suffix ("" original, _<v>_a, _<v>_ps)>: prints the data dir
+    if [ -z "$attacker_extra_data" ]; then echo "data/train_xv$1"; return; fi
+    local out="data/train_xv${1}_x$attacker_extra_data" extra="data/${attacker_extra_data}x$1"
+    [ -n "$1" ] || extra=data/${attacker_extra_data}_full
+    done_ok "$out" || utils/combine_data.sh "$out" "data/train_xv$1" "$extra" >/dev/null
+    echo "$out"
+  }
+  xorig=exp/xvector_original$xtag; adir=exp/attack$xtag
+  torig=$(trainset "")
+  # one thread: on the shared 2-core machine (load 33) 2 torch threads took 550 s per epoch, 1 thread 45 s
+  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads 1 \
+    "${xe[@]}" "$torig" "$xorig"
+  for s in "$torig" data/test_enroll; do
+    steps/extract_xvectors.sh --cmd "$train_cmd" "$xorig" "$s" "$xorig/xvectors_$(basename "$s")" \
+      >"$xorig/extract_$(basename "$s").log" 2>&1 &
   done
-  wait_all "exp/xvector_original/extract_*.log"
+  wait_all "$xorig/extract_*.log"
   common=(--seed "$aseed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
   attacks=()
   attack() {  # attack <scenario> <name> <method> <strategy> <train> <enroll> <trial> [attack.sh options]
     local sc=$1 name=$2 m=$3 st=$4 tr=$5 en=$6 te=$7
     shift 7
     attacks+=("$name")
-    [ -f "exp/attack/$name/scores/metrics.json" ] && return 0
+    [ -f "$adir/$name/scores/metrics.json" ] && return 0
     free_lane
     steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" \
-      "$tr" "$en" "$te" "exp/attack/$name" >"exp/attack/$name.log" 2>&1 &
+      "$tr" "$en" "$te" "$adir/$name" >"$adir/$name.log" 2>&1 &
   }
-  mkdir -p exp/attack
-  attack original original none - data/train_xv data/test_enroll data/test_trial --model exp/xvector_original
+  mkdir -p "$adir"
+  attack original original none - "$torig" data/test_enroll data/test_trial --model "$xorig"
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    opts=(--orig-trial data/test_trial --pitch-cache "exp/attack/pitch_$v.json")
-    attack ignorant "ignorant_$v" "$m" "$st" data/train_xv data/test_enroll "data/test_trial_$v" \
-      --model exp/xvector_original "${opts[@]}"
+    opts=(--orig-trial data/test_trial --pitch-cache "$adir/pitch_$v.json")
+    attack ignorant "ignorant_$v" "$m" "$st" "$torig" data/test_enroll "data/test_trial_$v" \
+      --model "$xorig" "${opts[@]}"
   done
-  wait_all "exp/attack/ignorant_*.log"   # rho_F0 measured once per method, then read from the cache
+  wait_all "$adir/ignorant_*.log"   # rho_F0 measured once per method, then read from the cache
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    opts=(--orig-trial data/test_trial --pitch-cache "exp/attack/pitch_$v.json")
-    attack lazy-informed "lazy-informed_$v" "$m" "$st" data/train_xv "data/test_enroll_${v}_a" "data/test_trial_$v" \
-      --model exp/xvector_original "${opts[@]}"
-    attack informed "informed_$v" "$m" "$st" "data/train_xv_${v}_a" "data/test_enroll_${v}_a" \
+    opts=(--orig-trial data/test_trial --pitch-cache "$adir/pitch_$v.json")
+    attack lazy-informed "lazy-informed_$v" "$m" "$st" "$torig" "data/test_enroll_${v}_a" "data/test_trial_$v" \
+      --model "$xorig" "${opts[@]}"
+    attack informed "informed_$v" "$m" "$st" "$(trainset "_${v}_a")" "data/test_enroll_${v}_a" \
       "data/test_trial_$v" "${opts[@]}"
-    attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "data/train_xv_${v}_ps" "data/test_enroll_${v}_ps" \
+    attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" "data/test_enroll_${v}_ps" \
       "data/test_trial_$v" "${opts[@]}"
+    if $same_draws && [ -z "$attacker_extra_data" ]; then
+      attack informed-same-draws "informed-same-draws_$v" "$m" "$st" "data/train_xv_${v}_p" "data/test_enroll_${v}_p" \
+        "data/test_trial_$v" "${opts[@]}"
+    fi
   done
   wait || true
   for name in "${attacks[@]}"; do
-    [ -f "exp/attack/$name/scores/metrics.json" ] || {
-      echo "$0: attack $name failed, see exp/attack/$name.log" >&2; tail -n 5 "exp/attack/$name.log" >&2; exit 1; }
+    [ -f "$adir/$name/scores/metrics.json" ] || {
+      echo "$0: attack $name failed, see $adir/$name.log" >&2; tail -n 5 "$adir/$name.log" >&2; exit 1; }
   done
 fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
+  stage_begin 7
   log "stage 7: report ($results)"
-  lms="train"; $general_lm && lms="train general"
-  pydeid speechocean-report --results "$results" --voice-configs "$voice_configs" --lms "$lms" \
-    --bootstrap "$bootstrap" --seed "$seed" --data data --exp exp
+  ropts=(--results "$results" --voice-configs "$voice_configs" --lms "$lms" --bootstrap "$bootstrap" --seed "$seed"
+         --data data --exp exp --attack-tag "$xtag")
+  $vctk_table && ropts+=(--vctk-data data/vctk)
+  $same_draws && [ -z "$attacker_extra_data" ] && ropts+=(--same-draws)
+  pydeid speechocean-report "${ropts[@]}"
 fi
+stage_end
 log "done (stages $stage..$stop_stage); results in $results"
