@@ -38,7 +38,7 @@ trial_per_spk=5      # trial utterances per test speaker (of the 15 others): 150
 wer_per_spk=2        # utility subset: trial utterances per test speaker decoded for every condition
 xvector_train_per_spk=4   # utterances of each train speaker every attacker trains on (original or converted)
 xvector_epochs=4     # the 30-minute budget: 4 of the config's 8 epochs (empty: the config's); tiny: 2
-voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"
+voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # <method>:<strategy|variant|vtlnN> (stage 3)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 general_lm=true           # also decode original and converted speech with the wheel's general LM (~4x slower)
@@ -114,9 +114,11 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
 fi
 
-convert() {  # convert <method> <in-data> <out-data> <seed> [shifted]
-  local m=$1 opts=(--method "$1" --seed "$4" --resume true --nj "$nj" --cmd "$train_cmd")
-  [ "${5:-}" = shifted ] && opts+=(--voice-config "conf/voice/${m}_shifted${shifted_variant}.yaml")
+convert() {  # convert <method> <in-data> <out-data> <seed> [shifted|-] [config variant]
+  local m=$1 c=${6:+_$6} opts=(--method "$1" --seed "$4" --resume true --nj "$nj" --cmd "$train_cmd")
+  if [ "${5:-}" = shifted ]; then opts+=(--voice-config "conf/voice/${m}${c}_shifted${shifted_variant}.yaml")
+  elif [ -n "$c" ]; then opts+=(--voice-config "conf/voice/${m}${c}.yaml"); fi
+  [ "$m" = voicemask ] && opts+=(--target-data data/train_xv)   # the pool of pitch_mode target (else unused)
   done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
 }
 convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
@@ -140,10 +142,14 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   for vc in $voice_configs; do
     m=${vc%%:*}; v=$(vname "$m" "${vc#*:}")
     if [ "$m" != vtln ]; then
-      convert "$m" data/test_trial "data/test_trial_$v" "$seed"
+      # <method>:<variant>: conf/voice/<method>_<variant>.yaml (shifted: <method>_<variant>_shifted<sv>.yaml);
+      # <method>:vtln<N>: the method applied on top of the VTLN S<N> outputs (each party chains its own)
+      st=${vc#*:}; cv=; in=
+      case $st in -) ;; vtln[123]) in=_$st ;; *) cv=$st ;; esac
+      convert "$m" "data/test_trial$in" "data/test_trial_$v" "$seed" - "$cv"
       for s in test_enroll train_xv; do
-        convert "$m" "data/$s" "data/${s}_${v}_a" "$aseed"
-        convert "$m" "data/$s" "data/${s}_${v}_ps" "$sseed" shifted
+        convert "$m" "data/$s${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"
+        convert "$m" "data/$s${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"
       done
     fi
     # the published utility set is a part of the published (converted) trial set
