@@ -7,6 +7,10 @@
 # original vs converted vs converted-and-masked test speech, as the VoicePrivacy Challenge measures it.
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
+#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"] [--lms "train general"]
+#   --voice-configs: <method>:<strategy> for vtln; for voicemask/mcadams "-" (conf/voice/<method>.yaml),
+#   a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted <method>_<variant>_shifted<sv>.yaml)
+#   or vtln<N>: the method applied on top of the VTLN S<N> conversions (vtln:<N> must be listed too)
 #
 #   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll and
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
@@ -42,6 +46,8 @@ voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # <method>:<strateg
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 general_lm=true           # also decode original and converted speech with the wheel's general LM (~4x slower)
+lms=                      # stage 5/7 LMs: default "train" (+ "general" with --general-lm true); "general" alone
+                          # skips the training-transcript LM and the masked decodings (bench/voice_real.sh)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 xvector_config=conf/xvector/mini.yaml
@@ -70,7 +76,18 @@ T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
 [ $size = tiny ] && [ "$xvector_epochs" = 4 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
-  case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  m=${vc%%:*}; st=${vc#*:}
+  case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  if [ $m = vtln ]; then
+    case $st in 1|2|3) ;; *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
+  elif [[ $st == vtln[123] ]]; then
+    [[ " $voice_configs " == *" vtln:${st#vtln} "* ]] ||
+      { echo "$0: --voice-configs $vc chains on VTLN S${st#vtln}: add vtln:${st#vtln} to --voice-configs" >&2; exit 1; }
+  elif [ "$st" != - ]; then
+    for f in "conf/voice/${m}_$st.yaml" "conf/voice/${m}_${st}_shifted$shifted_variant.yaml"; do
+      [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
+    done
+  fi
 done
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
@@ -174,15 +191,19 @@ fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: utility: pocketsphinx WER on the utility subset, original / converted / converted-and-masked"
-  steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
-  lms="train"; $general_lm && lms="train general"
+  [[ " $lms " == *" train "* ]] && steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
+  [ -n "$lms" ] || { lms="train"; $general_lm && lms="train general"; }
   conds="test_wer"
-  for vc in $voice_configs; do v=$(vname "${vc%%:*}" "${vc#*:}"); conds="$conds test_wer_$v test_wer_${v}_masked"; done
+  for vc in $voice_configs; do
+    v=$(vname "${vc%%:*}" "${vc#*:}"); conds="$conds test_wer_$v"
+    [[ " $lms " == *" train "* ]] && conds="$conds test_wer_${v}_masked"
+  done
   for lm in $lms; do
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
     for c in $conds; do
       [ $lm = general ] && [[ $c == *_masked ]] && continue   # the general LM: original and converted only
       free_lane
+      [ -s "exp/ps/decode_${lm}_$c/text" ] && continue   # decoded by an earlier invocation
       steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/decode_${lm}_$c" \
         >/dev/null &
     done
@@ -244,7 +265,7 @@ fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   log "stage 7: report ($results)"
-  lms="train"; $general_lm && lms="train general"
+  [ -n "$lms" ] || { lms="train"; $general_lm && lms="train general"; }
   pydeid speechocean-report --results "$results" --voice-configs "$voice_configs" --lms "$lms" \
     --bootstrap "$bootstrap" --seed "$seed" --data data --exp exp
 fi
