@@ -18,7 +18,7 @@
 #
 #   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 2]
 #       [--voice-configs "<run.sh --voice-configs>"] [--comprise-tool DIR] [--comprise-informed false]
-#       [--vctk true] [--rtf-utts 12]
+#       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--rtf-utts 12]
 #
 # Stages: 0 recipe stages 0-6 | 1 COMPRISE tool conversions | 2 its attacks and decodings | 3 vctk_subset |
 #         4 RTF | 5 report. Every stage skips what is already there (rerun to resume).
@@ -33,6 +33,7 @@ voice_configs="voicemask:- voicemask:target vtln:1 vtln:3 mcadams:- mcadams:rang
 comprise_tool=/work/comprise_tool/vtln_based_transformers
 comprise_informed=false
 vctk=true
+vctk_configs=        # methods converted on vctk_subset (default: --voice-configs)
 rtf_utts=12
 seed=0
 out=$root/bench/results/voice_real
@@ -107,7 +108,7 @@ fi
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ] && [ "$vctk" = true ]; then
   log "stage 3: vctk_subset: general-LM WER and rho_F0 per method"
   [ -d "$vc_root/wav" ] || { echo "$0: vctk_subset not found (db.sh VCTK_SUBSET=$VCTK_SUBSET)" >&2; exit 1; }
-  nice -n 5 python "$root/bench/voice_real_vctk.py" --vctk "$vc_root" --voice-configs "$voice_configs" \
+  nice -n 5 python "$root/bench/voice_real_vctk.py" --vctk "$vc_root" --voice-configs "${vctk_configs:-$voice_configs}" \
     --targets data/train_xv --seed "$seed" --work vctk
 fi
 

@@ -39,7 +39,10 @@ def main() -> None:
     ap.add_argument("--voice-configs", required=True)
     ap.add_argument("--utts", type=int, default=12)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--comprise-tool", default=None, help="unused here: the tool's RTF comes from its own timing")
+    ap.add_argument("--comprise-tool", default=None,
+                    help="the COMPRISE tool's vtln_based_transformers folder: also time its VoiceMask on the same "
+                         "utterances (bench/comprise/convert_with_comprise.py --timing; its pool build untimed)")
+    ap.add_argument("--comprise-utts", type=int, default=4, help="utterances for the tool (it is slow)")
     a = ap.parse_args()
 
     from pydeid.io import DataDir
@@ -119,6 +122,24 @@ def main() -> None:
             raise SystemExit(f"voice_real_rtf.py: unknown method in --voice-configs: {vc}")
         res["methods"][v] = {"rtf_cpu": round(cpu[0] / audio_s, 4), "cpu_s": round(cpu[0], 2)}
         print(f"{v:18s} RTF (CPU, 1 core) {cpu[0] / audio_s:.4f}", flush=True)
+    if a.comprise_tool:
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            sub = DataDir(wav_scp={u: d.wav_scp[u] for u in utts[:a.comprise_utts]},
+                          text={u: d.text[u] for u in utts[:a.comprise_utts]},
+                          utt2spk={u: d.utt2spk[u] for u in utts[:a.comprise_utts]})
+            sub.write(Path(tmp) / "in")
+            subprocess.run([sys.executable, str(REPO / "bench" / "comprise" / "convert_with_comprise.py"), "--tool",
+                            a.comprise_tool, "--method", "voicemask", "--targets", a.targets, "--n-targets", "100",
+                            "--timing", f"{tmp}/t.json", f"{tmp}/in", f"{tmp}/out"], check=True,
+                           stdout=subprocess.DEVNULL)
+            t = json.loads(Path(f"{tmp}/t.json").read_text())
+        res["methods"]["comprise"] = {"rtf_cpu": t["rtf_cpu"], "cpu_s": t["cpu_fit_transform_s"],
+                                      "audio_s": t["audio_s"], "utterances": t["utterances"],
+                                      "cpu_pool_s_untimed": t["cpu_pool_s"]}
+        print(f"{'comprise':18s} RTF (CPU, 1 core) {t['rtf_cpu']:.4f} on {t['utterances']} utterances", flush=True)
     Path(a.out).write_text(json.dumps(res, indent=1) + "\n")
     print(f"wrote {a.out}")
 
