@@ -100,12 +100,14 @@ def main() -> None:
             pitch = build_pitch_pool(a.targets, 100, 0, world) if params.pitch_mode == "target" else None
             for spk, us in by_spk.items():
                 t0 = time.process_time()
-                src = list(log_f0_stats([f0_track(wavs[u], world) for u in us])) if pitch else None
+                # as transform-voice does: the F0 tracks of the speaker statistics serve the conversions
+                tracks = {u: f0_track(wavs[u], world) for u in us} if pitch else {}
+                src = list(log_f0_stats(list(tracks.values()))) if pitch else None
                 for u in us:
                     draw = draw_voicemask(params, rng_for(0, "rtf", u))
                     if pitch:
                         draw.update(source_log_f0=src, target_log_f0=pitch[sorted(pitch)[0]])
-                    tr.transform(wavs[u], 16000, draw=draw)
+                    tr.transform(wavs[u], 16000, draw=draw, f0=tracks.get(u))
                 cpu[0] += time.process_time() - t0
         elif m == "mcadams":
             conf, _ = config(m, st)
