@@ -48,6 +48,10 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd -P)
 for f in cmd.sh conf local path.sh steps utils; do ln -sfn "$root/$f" "$work/$f"; done
 ln -sfn "$root/egs/speechocean762/s5/run.sh" "$work/run.sh"
+if [ -n "${PYDEID_SHARED_DATA:-}" ]; then   # the tests' variable names the shared data folder too
+  SPEECHOCEAN=${SPEECHOCEAN:-$PYDEID_SHARED_DATA/speechocean762_adults}
+  VCTK_SUBSET=${VCTK_SUBSET:-$PYDEID_SHARED_DATA/vctk_subset}
+fi
 . "$root/egs/speechocean762/s5/db.sh"
 so=${SPEECHOCEAN_ABS:-$(cd "$root/egs/speechocean762/s5" && cd "$SPEECHOCEAN" 2>/dev/null && pwd -P || true)}
 vc_root=${VCTK_ABS:-$(cd "$root/egs/speechocean762/s5" && cd "$VCTK_SUBSET" 2>/dev/null && pwd -P || true)}
