@@ -69,10 +69,12 @@ comprise() {  # comprise <in-data> <out-data> <seed>
 }
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
-  log "stage 0: egs/speechocean762/s5 stages 0-3, 5-6 ($voice_configs; general LM only, no masking)"
+  log "stage 0: egs/speechocean762/s5 stages 0-3, 6, 5 ($voice_configs; general LM only, no masking)"
   ro=(--nj "$nj" --seed "$seed" --voice-configs "$voice_configs")
   nice -n 5 ./run.sh --stage 0 --stop-stage 3 "${ro[@]}"
-  nice -n 5 ./run.sh --stage 5 --stop-stage 6 --lms general "${ro[@]}"
+  # privacy first (stage 6, the attacks), then utility (stage 5: the general LM decodes at RTF ~0.5)
+  nice -n 5 ./run.sh --stage 6 --stop-stage 6 "${ro[@]}"
+  nice -n 5 ./run.sh --stage 5 --stop-stage 5 --lms general "${ro[@]}"
 fi
 
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
