@@ -17,7 +17,8 @@
 # Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py).
 #
 #   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 2]
-#       [--voice-configs "<run.sh --voice-configs>"] [--comprise-tool DIR] [--comprise-informed false]
+#       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"] [--comprise-tool DIR]
+#       [--comprise-informed false]
 #       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--rtf-utts 12]
 #
 # Stages: 0 recipe stages 0-6 | 1 COMPRISE tool conversions | 2 its attacks and decodings | 3 vctk_subset |
@@ -30,6 +31,7 @@ root=$(cd "$(dirname "$0")/.." && pwd -P)
 work=$root/bench/work/voice_real
 nj=2
 voice_configs="voicemask:- voicemask:target vtln:1 vtln:3 mcadams:- mcadams:range mcadams:vtln3"
+shifted_configs=all  # the --voice-configs entries that get the parameter-shifted attacker (run.sh --shifted-configs)
 comprise_tool=/work/comprise_tool/vtln_based_transformers
 comprise_informed=false
 vctk=true
@@ -70,7 +72,7 @@ comprise() {  # comprise <in-data> <out-data> <seed>
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: egs/speechocean762/s5 stages 0-3, 6, 5 ($voice_configs; general LM only, no masking)"
-  ro=(--nj "$nj" --seed "$seed" --voice-configs "$voice_configs")
+  ro=(--nj "$nj" --seed "$seed" --voice-configs "$voice_configs" --shifted-configs "$shifted_configs")
   nice -n 5 ./run.sh --stage 0 --stop-stage 3 "${ro[@]}"
   # privacy first (stage 6, the attacks), then utility (stage 5: the general LM decodes at RTF ~0.5)
   nice -n 5 ./run.sh --stage 6 --stop-stage 6 "${ro[@]}"

@@ -45,6 +45,7 @@ xvector_epochs=4     # the 30-minute budget: 4 of the config's 8 epochs (empty: 
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # <method>:<strategy|variant|vtlnN> (stage 3)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
+shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
 general_lm=true           # also decode original and converted speech with the wheel's general LM (~4x slower)
 lms=                      # stage 5/7 LMs: default "train" (+ "general" with --general-lm true); "general" alone
                           # skips the training-transcript LM and the masked decodings (bench/voice_real.sh)
@@ -69,6 +70,7 @@ wait_all() {
   [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
 }
 vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }
+shifted_for() { [ "$shifted_configs" = all ] || [[ " $shifted_configs " == *" $1 "* ]]; }
 results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws
 sseed=$((seed + 2))   # the parameter-shifted attacker's draws
@@ -166,7 +168,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       convert "$m" "data/test_trial$in" "data/test_trial_$v" "$seed" - "$cv"
       for s in test_enroll train_xv; do
         convert "$m" "data/$s${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"
-        convert "$m" "data/$s${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"
+        if shifted_for "$vc"; then convert "$m" "data/$s${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"; fi
       done
     fi
     # the published utility set is a part of the published (converted) trial set
@@ -253,8 +255,10 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
       --model exp/xvector_original "${opts[@]}"
     attack informed "informed_$v" "$m" "$st" "data/train_xv_${v}_a" "data/test_enroll_${v}_a" \
       "data/test_trial_$v" "${opts[@]}"
-    attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "data/train_xv_${v}_ps" "data/test_enroll_${v}_ps" \
-      "data/test_trial_$v" "${opts[@]}"
+    if shifted_for "$vc"; then
+      attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "data/train_xv_${v}_ps" "data/test_enroll_${v}_ps" \
+        "data/test_trial_$v" "${opts[@]}"
+    fi
   done
   wait || true
   for name in "${attacks[@]}"; do
