@@ -93,8 +93,13 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int) -> dict:
             rep["eer_subset"][b][name] = eer(f, sub, trial_spk, n_boot, seed)
     for v in vs + ["comprise"]:
         rep["rho_f0"][v] = rho(exp, f"ignorant_{v}")
-    rtf = exp / "rtf.json"
-    rep["rtf"] = json.loads(rtf.read_text()) if rtf.is_file() else {}
+    # exp/rtf*.json: bench/voice_real_rtf.py runs; a later run of a method (by file time) replaces an earlier one
+    rep["rtf"] = {"methods": {}, "runs": []}
+    for f in sorted(exp.glob("rtf*.json"), key=lambda f: f.stat().st_mtime):
+        r = json.loads(f.read_text())
+        rep["rtf"]["methods"].update({k: dict(v, file=f.name) for k, v in r.get("methods", {}).items()})
+        rep["rtf"]["runs"].append({k: r.get(k) for k in ("utterances", "speakers", "audio_s", "load_avg_1min",
+                                                         "affinity")} | {"file": f.name})
     vctk = work / "vctk" / "vctk.json"
     rep["vctk"] = json.loads(vctk.read_text()) if vctk.is_file() else {}
     for t in (exp / "comprise").glob("*.timing.json") if (exp / "comprise").is_dir() else []:
@@ -152,6 +157,14 @@ def render(rep: dict, vs: list[str]) -> str:
                    f"({c['subset_target']} target + {c['subset_nontarget']} non-target trials; pydeid's methods "
                    f"rescored from their full score files, same attacker models). n/a: not run (the tool converts "
                    f"~15 s per utterance on this machine).\n")
+    runs = rep["rtf"].get("runs", [])
+    if runs:
+        out.append("RTF runs (bench/voice_real_rtf.py, process CPU time, `taskset -c 0`, OMP_NUM_THREADS=1): " +
+                   "; ".join(f"{r['file']}: {r['utterances']} utterances of data/test_wer ({r['audio_s']} s), load "
+                             f"average {r['load_avg_1min']:.1f} at its start" for r in runs) +
+                   ". VTLN includes each speaker's fit on its timed utterances (2 per speaker: the fit is not "
+                   "amortised as over a whole corpus); the COMPRISE tool's RTF is its fit + transform on its first "
+                   "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
     vc = rep.get("vctk") or {}
     if vc:
         rows = [[LABEL.get(k, k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
