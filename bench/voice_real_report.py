@@ -84,6 +84,20 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int) -> dict:
         d = exp / "ps" / f"decode_general_{c}"
         if (d / "scoring" / "per_utt").is_file():
             rep["wer"][c] = wer_of(d, wer_utt2spk, n_boot, seed)
+    # utility subsets of 1 utterance per speaker (decoded when the 60-utterance set did not fit the time): the
+    # converted WER and the original's on the same utterances (from the original's per-utterance scores)
+    from pydeid.corpora.bootstrap_ci import wer_with_ci
+    from pydeid.corpora.speechocean_report import read_per_utt
+    orig_per = exp / "ps" / "decode_general_test_wer" / "scoring" / "per_utt"
+    for d in sorted((exp / "ps").glob("decode_general_test_wer1_*")):
+        if not (d / "scoring" / "per_utt").is_file() or not orig_per.is_file():
+            continue
+        per, o = read_per_utt(d / "scoring" / "per_utt"), read_per_utt(orig_per)
+        us = sorted(per)
+        spk = [wer_utt2spk[u] for u in us]
+        rep.setdefault("wer_half", {})[d.name.split("test_wer1_")[1]] = {
+            "converted": wer_with_ci([per[u][0] for u in us], [per[u][1] for u in us], spk, n_boot=n_boot, seed=seed),
+            "original": wer_with_ci([o[u][0] for u in us], [o[u][1] for u in us], spk, n_boot=n_boot, seed=seed)}
     for b in BACKENDS:
         for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCENARIOS] + \
                 ["ignorant_comprise", "informed_comprise"]:
@@ -157,6 +171,16 @@ def render(rep: dict, vs: list[str]) -> str:
                    f"({c['subset_target']} target + {c['subset_nontarget']} non-target trials; pydeid's methods "
                    f"rescored from their full score files, same attacker models). n/a: not run (the tool converts "
                    f"~15 s per utterance on this machine).\n")
+    half = rep.get("wer_half") or {}
+    if half:
+        rows = [[LABEL.get(v, v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
+                 rel(x["converted"], x["original"]), x["converted"]["utterances"], x["converted"]["words"]]
+                for v, x in half.items()]
+        out.append("### WER on 1 utterance per test speaker (general LM; the 60-utterance decodes of these methods did "
+                   "not fit the session)\n\n" + markdown_table(
+                       ["method", "WER original (same utts)", "WER converted", "rel. WER increase", "utts", "words"],
+                       rows) + "\n[95 % speaker-bootstrap interval]. The original's WER is taken from its "
+                   "60-utterance decode restricted to the same utterances.\n")
     runs = rep["rtf"].get("runs", [])
     if runs:
         out.append("RTF runs (bench/voice_real_rtf.py, process CPU time, `taskset -c 0`, OMP_NUM_THREADS=1): " +
