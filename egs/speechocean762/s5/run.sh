@@ -193,12 +193,12 @@ fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: utility: pocketsphinx WER on the utility subset, original / converted / converted-and-masked"
-  [[ " $lms " == *" train "* ]] && steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
   [ -n "$lms" ] || { lms="train"; $general_lm && lms="train general"; }
+  if [[ " $lms " == *" train "* ]]; then steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train; fi
   conds="test_wer"
   for vc in $voice_configs; do
     v=$(vname "${vc%%:*}" "${vc#*:}"); conds="$conds test_wer_$v"
-    [[ " $lms " == *" train "* ]] && conds="$conds test_wer_${v}_masked"
+    if [[ " $lms " == *" train "* ]]; then conds="$conds test_wer_${v}_masked"; fi
   done
   for lm in $lms; do
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
