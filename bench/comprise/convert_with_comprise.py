@@ -30,6 +30,8 @@ def main(argv=None) -> int:
     p.add_argument("--n-targets", type=int, default=10, help="pool size (the tool's -T, default 10)")
     p.add_argument("--max-target-utts", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--timing", help="JSON file for the process CPU seconds (pool building, per-speaker fit + "
+                   "transform) and the audio seconds converted: the tool's RTF")
     p.add_argument("in_data")
     p.add_argument("out_data")
     a = p.parse_args(argv)
@@ -58,17 +60,25 @@ def main(argv=None) -> int:
     t_spk2utt = tgt.spk2utt
     target_utts = {s: [Utterance(tgt.load_audio(u).astype(np.float64), 16000)
                        for u in t_spk2utt[s][:a.max_target_utts]] for s in pool}
+    import time
+    t0 = time.process_time()
     params = builder(target_utts)
+    t_build, t_conv, audio_s = time.process_time() - t0, 0.0, 0.0
     out = Path(a.out_data)
     wav_dir = (out / "wav").resolve()
     wav_dir.mkdir(parents=True, exist_ok=True)
     wav_scp = {}
     for spk, utts in sorted(src.spk2utt.items()):
         utterances = [Utterance(src.load_audio(u).astype(np.float64), 16000) for u in utts]
+        t0 = time.process_time()
         tr = Transformer(params)
         tr.fit(utterances)
+        t_conv += time.process_time() - t0
         for u, utt in zip(utts, utterances):
+            t1 = time.process_time()
             y = tr.transform(utt, target=pool[rng.randrange(len(pool))]).data
+            t_conv += time.process_time() - t1
+            audio_s += len(utt.data) / 16000
             y = np.nan_to_num(np.asarray(y, dtype=np.float64))[:len(utt.data)]
             y = np.pad(y, (0, len(utt.data) - len(y)))
             peak = float(np.max(np.abs(y))) or 1.0
@@ -78,6 +88,12 @@ def main(argv=None) -> int:
     d = DataDir(wav_scp=wav_scp, text=src.text, utt2spk=src.utt2spk, utt2gender=src.utt2gender,
                 spk2gender=src.spk2gender)
     d.write(out)
+    if a.timing:
+        import json
+        Path(a.timing).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.timing).write_text(json.dumps({"cpu_pool_s": round(t_build, 2), "cpu_fit_transform_s": round(t_conv, 2),
+                                              "audio_s": round(audio_s, 2), "utterances": len(wav_scp),
+                                              "rtf_cpu": round(t_conv / max(audio_s, 1e-9), 4)}) + "\n")
     print(f"{out}: {len(wav_scp)} utterances converted with the COMPRISE tool ({a.method}, pool of {len(pool)})")
     return 0
 

@@ -112,10 +112,16 @@ def f0_track(wav, world: WorldConfig):
     return pw.harvest(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)[0]
 
 
-def speaker_log_f0(d: DataDir, utts: list[str], world: WorldConfig, what: str) -> list[float]:
+def speaker_log_f0(d: DataDir, utts: list[str], world: WorldConfig, what: str,
+                   keep: dict | None = None) -> list[float]:
+    """[mean, std] of log F0 over `utts`; `keep` (a dict) receives each utterance's F0 track, so that a
+    conversion of the same utterances need not estimate it again."""
     from .common import log_f0_stats
+    tracks = {u: f0_track(d.load_audio(u), world) for u in utts}
+    if keep is not None:
+        keep.update(tracks)
     try:
-        return list(log_f0_stats([f0_track(d.load_audio(u), world) for u in utts]))
+        return list(log_f0_stats(list(tracks.values())))
     except ValueError as e:
         raise FormatError(d.path / "utt2spk" if d.path else None, None, f"{what}: {e}") from None
 
@@ -283,13 +289,16 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     pitch_target = method == "voicemask" and tr.params.pitch_mode == "target"
     spk2utt = full.spk2utt if pitch_target else {}
     for spk, spk_utts in todo_by_spk.items():
-        src_f0 = speaker_log_f0(full, spk2utt[spk][:max_fit_utts], world, f"source speaker '{spk}'") \
+        tracks: dict = {}   # the F0 tracks of the speaker's statistics, reused by the conversions (one estimate)
+        src_f0 = speaker_log_f0(full, spk2utt[spk][:max_fit_utts], world, f"source speaker '{spk}'", keep=tracks) \
             if pitch_target else None
         for u in spk_utts:
             draw = plan["utt"][u]
             if pitch_target:
                 draw = dict(draw, source_log_f0=src_f0, target_log_f0=plan["target_log_f0"][draw["target"]])
-            y = tr.transform(full.load_audio(u), 16000, draw=draw)
+                y = tr.transform(full.load_audio(u), 16000, draw=draw, f0=tracks.pop(u, None))
+            else:
+                y = tr.transform(full.load_audio(u), 16000, draw=draw)
             write_audio(wav_path(wav_dir, u), y, 16000)
             done += 1
             if bar is not None:

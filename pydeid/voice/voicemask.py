@@ -86,11 +86,13 @@ class VoiceMaskTransformer:
     def fit(self, utterances=None, sr: int = 16000) -> "VoiceMaskTransformer":
         return self
 
-    def transform(self, wav: np.ndarray, sr: int = 16000, draw: dict | None = None) -> np.ndarray:
+    def transform(self, wav: np.ndarray, sr: int = 16000, draw: dict | None = None,
+                  f0: np.ndarray | None = None) -> np.ndarray:
         """Convert one waveform; `draw` fixes (alpha, beta, pitch_ratio), otherwise they are drawn now.
-        pitch_mode target: `draw` must also hold source_log_f0 and target_log_f0 (mean, std of log F0)."""
+        pitch_mode target: `draw` must also hold source_log_f0 and target_log_f0 (mean, std of log F0).
+        `f0`: the waveform's F0 track already estimated with this transformer's WORLD settings (not again)."""
         draw = draw or draw_voicemask(self.params, self.rng)
-        feats = analyze(wav, sr, self.world)
+        feats = analyze(wav, sr, self.world, f0=f0)
         omega = bin_omegas(feats.sp.shape[1])
         read = invert_on_grid(voicemask_warp(omega, draw["alpha"], draw["beta"]), omega)
         sp = warp_envelope(feats.sp, read)

@@ -41,10 +41,15 @@ class WorldFeatures:
         return self.f0 > 0
 
 
-def analyze(wav: np.ndarray, sr: int, cfg: WorldConfig = WorldConfig()) -> WorldFeatures:
+def analyze(wav: np.ndarray, sr: int, cfg: WorldConfig = WorldConfig(), f0: np.ndarray | None = None) -> WorldFeatures:
+    """WORLD analysis. `f0`: this waveform's F0 track as cfg's estimator gives it (e.g. kept from computing the
+    speaker's log-F0 statistics), reused instead of estimated again; the features are then the same."""
     import pyworld as pw
     x = np.ascontiguousarray(wav, dtype=np.float64)
-    if cfg.f0_method == "dio":
+    if f0 is not None:
+        f0 = np.ascontiguousarray(f0, dtype=np.float64)
+        t = np.arange(len(f0)) * cfg.frame_period / 1000.0
+    elif cfg.f0_method == "dio":
         f0, t = pw.dio(x, sr, f0_floor=cfg.f0_floor, f0_ceil=cfg.f0_ceil, frame_period=cfg.frame_period)
         f0 = pw.stonemask(x, f0, t, sr)
     else:

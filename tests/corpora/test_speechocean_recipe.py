@@ -113,3 +113,24 @@ def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path):
                                        "parameter-shifted_mcadams"}
     assert "attackers + vctk" in (rec / "RESULTS.md").read_text()
     assert not (rec / "exp" / "attack").exists()
+
+
+@pytest.mark.parametrize("configs, message", [
+    ("mcadams:nosuch", "--voice-configs mcadams:nosuch: no config conf/voice/mcadams_nosuch.yaml"),
+    ("mcadams:vtln3", "--voice-configs mcadams:vtln3 chains on VTLN S3: add vtln:3 to --voice-configs"),
+    ("vtln:4", "--voice-configs vtln:4: vtln takes a target strategy 1, 2 or 3"),
+])
+def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message):
+    """<method>:<variant> names a config pair that must exist; a chain names a VTLN run that must be listed."""
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--voice-configs", configs, "--stop-stage", "0"], cwd=rec,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
+    assert not (rec / "data").exists()   # refused before any stage ran
+
+
+def test_voice_config_variants_accepted(repo_root, tmp_path):
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:range mcadams:vtln3 voicemask:target",
+                        "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr

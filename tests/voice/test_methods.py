@@ -79,6 +79,19 @@ def test_voicemask_contract_and_directions(vctk_voices):
     assert np.array_equal(tr.transform(x, SR, draw=up), y_up)  # deterministic
 
 
+def test_voicemask_reuses_a_given_f0_track_bit_identically(vctk_voices):
+    """pitch_mode target estimates each source utterance's F0 for the speaker statistics; the conversion reuses
+    that track instead of estimating it again (one dio+stonemask per utterance less) and gives the same audio."""
+    from pydeid.voice.convert import f0_track
+    x = vctk_voices["p226"][1]
+    tr = VoiceMaskTransformer(build_voicemask(pitch_mode="target"), WorldConfig(frame_period=10.0))
+    draw = {"alpha": 0.09, "beta": 0.0, "pitch_ratio": 1.0, "source_log_f0": [4.8, 0.2],
+            "target_log_f0": [5.3, 0.15]}
+    y = tr.transform(x, SR, draw=draw)
+    assert np.array_equal(tr.transform(x, SR, draw=draw, f0=f0_track(x, tr.world)), y)
+    assert not np.array_equal(tr.transform(x, SR, draw=draw, f0=f0_track(x, tr.world) * 1.2), y)  # it is used
+
+
 # ---- McAdams ---------------------------------------------------------------------------------------------------
 def test_lpc_matches_toeplitz_solution_and_filters(vctk_voices):
     x = vctk_voices["p225"][0].astype(np.float64)

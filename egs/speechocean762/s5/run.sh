@@ -8,6 +8,12 @@
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
+#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"] [--lms "general train"]
+#   --voice-configs: <method>:<strategy> for vtln; for voicemask/mcadams "-" (conf/voice/<method>.yaml),
+#   a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted <method>_<variant>_shifted<sv>.yaml)
+#   or vtln<N>: the method applied on top of the VTLN S<N> conversions (vtln:<N> must be listed too)
+#   --lms: the pocketsphinx LMs of stage 5, the first the primary meter, the last also decodes the masked sets
+#   (default from --general-lm/--corpus-lm: "general train")
 #
 #   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll and
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
@@ -57,9 +63,10 @@ vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN
 xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
                      # config's 8: the run-time budget); tiny: 2
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
-voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"
+voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # <method>:<strategy|variant|vtlnN> (stage 3)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
+shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
 general_lm=true           # the wheel's general LM is the primary WER meter (false: the corpus LM is)
 corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
 vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
@@ -67,6 +74,8 @@ vctk_table=false          # the pocketsphinx table of the VCTK sample (original 
 same_draws=true           # the extra informed-same-draws row (the attacker converts with the publisher's seed)
 vctk_root=                # default: $VCTK_SUBSET of db.sh
 vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
+lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
+                          # training-transcript LM (bench/voice_real.sh)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 xvector_config=conf/xvector/mini.yaml
@@ -107,6 +116,7 @@ stage_end() {
     -v d="$(date -u +%FT%T)" 'BEGIN{printf "%s\t%d\t%.1f\t%s\n", s, w, c1 - c0, d}' >>exp/stage_times.tsv
   t_stage=
 }
+shifted_for() { [ "$shifted_configs" = all ] || [[ " $shifted_configs " == *" $1 "* ]]; }
 results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws
 sseed=$((seed + 2))   # the parameter-shifted attacker's draws
@@ -114,7 +124,18 @@ T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
 [ $size = tiny ] && [ "$xvector_epochs" = 8 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
-  case ${vc%%:*} in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  m=${vc%%:*}; st=${vc#*:}
+  case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  if [ $m = vtln ]; then
+    case $st in 1|2|3) ;; *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
+  elif [[ $st == vtln[123] ]]; then
+    [[ " $voice_configs " == *" vtln:${st#vtln} "* ]] ||
+      { echo "$0: --voice-configs $vc chains on VTLN S${st#vtln}: add vtln:${st#vtln} to --voice-configs" >&2; exit 1; }
+  elif [ "$st" != - ]; then
+    for f in "conf/voice/${m}_$st.yaml" "conf/voice/${m}_${st}_shifted$shifted_variant.yaml"; do
+      [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
+    done
+  fi
 done
 for b in general_lm corpus_lm vctk_table same_draws; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
@@ -127,7 +148,10 @@ esac
 use_vctk=false; { $vctk_table || [ -n "$attacker_extra_data" ]; } && use_vctk=true
 xtag=${attacker_extra_data:+_x$attacker_extra_data}   # attackers with extra training data: exp/attack$xtag
 plm=train; $general_lm && plm=general                   # the primary WER meter
-lms=$plm; $corpus_lm && [ $plm = general ] && lms="general train"
+if [ -z "$lms" ]; then lms=$plm; $corpus_lm && [ $plm = general ] && lms="general train"; fi
+for lm in $lms; do
+  case $lm in general|train) ;; *) echo "$0: unknown LM '$lm' in --lms (known: general train)" >&2; exit 1 ;; esac
+done
 mkdir -p exp
 trap stage_end EXIT
 
@@ -193,9 +217,11 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
 fi
 
-convert() {  # convert <method> <in-data> <out-data> <seed> [shifted]
-  local m=$1 opts=(--method "$1" --seed "$4" --resume true --nj "$nj" --cmd "$train_cmd")
-  [ "${5:-}" = shifted ] && opts+=(--voice-config "conf/voice/${m}_shifted${shifted_variant}.yaml")
+convert() {  # convert <method> <in-data> <out-data> <seed> [shifted|-] [config variant]
+  local m=$1 c=${6:+_$6} opts=(--method "$1" --seed "$4" --resume true --nj "$nj" --cmd "$train_cmd")
+  if [ "${5:-}" = shifted ]; then opts+=(--voice-config "conf/voice/${m}${c}_shifted${shifted_variant}.yaml")
+  elif [ -n "$c" ]; then opts+=(--voice-config "conf/voice/${m}${c}.yaml"); fi
+  [ "$m" = voicemask ] && opts+=(--target-data data/train_xv)   # the pool of pitch_mode target (else unused)
   done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
 }
 convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
@@ -227,12 +253,19 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   for vc in $voice_configs; do
     m=${vc%%:*}; v=$(vname "$m" "${vc#*:}")
     if [ "$m" != vtln ]; then
-      for s in "${pub[@]}"; do convert "$m" "data/$s" "data/${s}_$v" "$seed"; done
+      # <method>:<variant>: conf/voice/<method>_<variant>.yaml (shifted: <method>_<variant>_shifted<sv>.yaml);
+      # <method>:vtln<N>: the method applied on top of the VTLN S<N> outputs (each party chains its own)
+      st=${vc#*:}; cv=; in=
+      case $st in -) ;; vtln[123]) in=_$st ;; *) cv=$st ;; esac
+      for s in "${pub[@]}"; do convert "$m" "data/$s$in" "data/${s}_$v" "$seed" - "$cv"; done
       for sp in "${att[@]}"; do
         src=${sp%%:*}; s=${sp#*:}
-        convert "$m" "data/$src" "data/${s}_${v}_a" "$aseed"
-        if [ $s != vctkx ] && $same_draws; then convert "$m" "data/$src" "data/${s}_${v}_p" "$seed"; fi
-        convert "$m" "data/$src" "data/${s}_${v}_ps" "$sseed" shifted
+        [ -n "$in" ] && src=$s   # chained: the party's own VTLN output data/<prefix>_vtlnN_<a|p|ps>
+        convert "$m" "data/$src${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"
+        if [ $s != vctkx ] && $same_draws; then
+          convert "$m" "data/$src${in:+${in}_p}" "data/${s}_${v}_p" "$seed" - "$cv"
+        fi
+        if shifted_for "$vc"; then convert "$m" "data/$src${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"; fi
       done
     fi
     # the published utility set is a part of the published (converted) trial set
@@ -279,6 +312,7 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   for d in "${decs[@]}"; do
     lm=${d%%:*}; c=${d#*:}
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
+    [ -s "exp/ps/decode_${lm}_$c/text" ] && continue   # decoded by an earlier invocation
     free_lane
     steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/decode_${lm}_$c" \
       >/dev/null &
@@ -339,8 +373,10 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
       --model "$xorig" "${opts[@]}"
     attack informed "informed_$v" "$m" "$st" "$(trainset "_${v}_a")" "data/test_enroll_${v}_a" \
       "data/test_trial_$v" "${opts[@]}"
-    attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" "data/test_enroll_${v}_ps" \
-      "data/test_trial_$v" "${opts[@]}"
+    if shifted_for "$vc"; then
+      attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" "data/test_enroll_${v}_ps" \
+        "data/test_trial_$v" "${opts[@]}"
+    fi
     if $same_draws && [ -z "$attacker_extra_data" ]; then
       attack informed-same-draws "informed-same-draws_$v" "$m" "$st" "data/train_xv_${v}_p" "data/test_enroll_${v}_p" \
         "data/test_trial_$v" "${opts[@]}"

@@ -1,0 +1,222 @@
+"""Tables of bench/voice_real.sh: bench/results/voice_real.md and voice_real.json from its work directory.
+
+Per method (PLDA and cosine back-ends): pocketsphinx WER with the wheel's general LM (original vs converted, the
+relative increase), EER of the four attacker scenarios with speaker-bootstrap 95 % intervals and trial counts,
+rho_F0, RTF on one core; the pydeid methods and the COMPRISE tool side by side on the same files (the trials of
+the WER subset); vctk_subset WER and rho_F0. Missing pieces (a stage not run) are reported as such, not guessed.
+
+    python bench/voice_real_report.py --work bench/work/voice_real --voice-configs "..." --out bench/results/voice_real
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pydeid.corpora.bootstrap_ci import eer_with_ci
+from pydeid.corpora.speechocean_report import SCENARIOS, vname, wer_of
+from pydeid.io import read_kaldi_map
+from pydeid.report import markdown_table
+
+LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask pitch_mode target",
+         "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3", "mcadams": "McAdams alpha 0.8",
+         "mcadamsrange": "McAdams alpha ~ U(0.7, 0.9) per utt.", "mcadamsvtln3": "VTLN S3 then McAdams 0.8",
+         "comprise": "COMPRISE tool VoiceMask"}
+BACKENDS = ("plda", "cosine")
+
+
+def read_trials(path: Path) -> dict:
+    out = {}
+    for line in path.read_text().splitlines():
+        f = line.split()
+        out[(f[0], f[1])] = f[2] == "target"
+    return out
+
+
+def eer(score_file: Path, trials: dict, trial_spk: dict, n_boot: int, seed: int) -> dict | None:
+    """Pooled EER over the trials of `trials` found in the score file (others are ignored: a subset rescoring)."""
+    if not score_file.is_file():
+        return None
+    s, lab, enr, tsp = [], [], [], []
+    for line in score_file.read_text().splitlines():
+        f = line.split()
+        if (f[0], f[1]) in trials:
+            s.append(float(f[2]))
+            lab.append(trials[(f[0], f[1])])
+            enr.append(f[0])
+            tsp.append(trial_spk.get(f[1], f[1]))
+    if len(s) != len(trials):
+        return None
+    return eer_with_ci(np.array(s), np.array(lab), enr, n_boot=n_boot, seed=seed, trial_speakers=tsp)
+
+
+def fmt(r: dict | None, key: str) -> str:
+    if not r or r.get(key) is None:
+        return "n/a"
+    ci = r.get("ci")
+    return f"{r[key]:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{r[key]:.1f}"
+
+
+def rho(exp: Path, name: str) -> float | None:
+    m = exp / "attack" / name / "scores" / "metrics.json"
+    if not m.is_file():
+        return None
+    return json.loads(m.read_text()).get("pitch", {}).get("pitch_correlation")
+
+
+def build(work: Path, vs: list[str], n_boot: int, seed: int) -> dict:
+    data, exp = work / "data", work / "exp"
+    trials = read_trials(data / "test_trial" / "trials")
+    trial_spk = read_kaldi_map(data / "test_trial" / "utt2spk")
+    wer_utt2spk = read_kaldi_map(data / "test_wer" / "utt2spk")
+    sub = {k: v for k, v in trials.items() if k[1] in wer_utt2spk}
+    rep: dict = {"counts": {"trials_target": sum(trials.values()), "trials_nontarget": len(trials) - sum(trials.values()),
+                            "subset_target": sum(sub.values()), "subset_nontarget": len(sub) - sum(sub.values()),
+                            "enroll_speakers": len(read_kaldi_map(data / "test_enroll" / "spk2gender")),
+                            "wer_utterances": len(wer_utt2spk), "wer_speakers": len(set(wer_utt2spk.values())),
+                            "bootstrap": n_boot},
+                 "wer": {}, "eer": {b: {} for b in BACKENDS}, "eer_subset": {b: {} for b in BACKENDS}, "rho_f0": {}}
+    for c in ["test_wer"] + [f"test_wer_{v}" for v in vs + ["comprise"]]:
+        d = exp / "ps" / f"decode_general_{c}"
+        if (d / "scoring" / "per_utt").is_file():
+            rep["wer"][c] = wer_of(d, wer_utt2spk, n_boot, seed)
+    # utility subsets of 1 utterance per speaker (decoded when the 60-utterance set did not fit the time): the
+    # converted WER and the original's on the same utterances (from the original's per-utterance scores)
+    from pydeid.corpora.bootstrap_ci import wer_with_ci
+    from pydeid.corpora.speechocean_report import read_per_utt
+    orig_per = exp / "ps" / "decode_general_test_wer" / "scoring" / "per_utt"
+    for d in sorted((exp / "ps").glob("decode_general_test_wer1_*")):
+        if not (d / "scoring" / "per_utt").is_file() or not orig_per.is_file():
+            continue
+        per, o = read_per_utt(d / "scoring" / "per_utt"), read_per_utt(orig_per)
+        us = sorted(per)
+        spk = [wer_utt2spk[u] for u in us]
+        rep.setdefault("wer_half", {})[d.name.split("test_wer1_")[1]] = {
+            "converted": wer_with_ci([per[u][0] for u in us], [per[u][1] for u in us], spk, n_boot=n_boot, seed=seed),
+            "original": wer_with_ci([o[u][0] for u in us], [o[u][1] for u in us], spk, n_boot=n_boot, seed=seed)}
+    for b in BACKENDS:
+        for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCENARIOS] + \
+                ["ignorant_comprise", "informed_comprise"]:
+            f = exp / "attack" / name / "scores" / f"scores_{b}"
+            if not name.endswith("_comprise"):
+                rep["eer"][b][name] = eer(f, trials, trial_spk, n_boot, seed)
+            rep["eer_subset"][b][name] = eer(f, sub, trial_spk, n_boot, seed)
+    for v in vs + ["comprise"]:
+        rep["rho_f0"][v] = rho(exp, f"ignorant_{v}")
+    # exp/rtf*.json: bench/voice_real_rtf.py runs; a later run of a method (by file time) replaces an earlier one
+    rep["rtf"] = {"methods": {}, "runs": []}
+    for f in sorted(exp.glob("rtf*.json"), key=lambda f: f.stat().st_mtime):
+        r = json.loads(f.read_text())
+        rep["rtf"]["methods"].update({k: dict(v, file=f.name) for k, v in r.get("methods", {}).items()})
+        rep["rtf"]["runs"].append({k: r.get(k) for k in ("utterances", "speakers", "audio_s", "load_avg_1min",
+                                                         "affinity")} | {"file": f.name})
+    vctk = work / "vctk" / "vctk.json"
+    rep["vctk"] = json.loads(vctk.read_text()) if vctk.is_file() else {}
+    for t in (exp / "comprise").glob("*.timing.json") if (exp / "comprise").is_dir() else []:
+        rep.setdefault("comprise_timing", {})[t.name.split(".")[0]] = json.loads(t.read_text())
+    return rep
+
+
+def rel(w: dict | None, w0: dict | None) -> str:
+    if not w or not w0 or w.get("wer_pct") is None:
+        return "n/a"
+    return f"{100 * (w['wer_pct'] - w0['wer_pct']) / w0['wer_pct']:+.1f} %"
+
+
+def render(rep: dict, vs: list[str]) -> str:
+    c = rep["counts"]
+    w0 = rep["wer"].get("test_wer")
+    out = []
+    for b in BACKENDS:
+        rows = [["original (no conversion)", fmt(w0, "wer_pct"), "", *[fmt(rep["eer"][b]["original"], "eer_pct")] * 4,
+                 "1", ""]]
+        for v in vs:
+            r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
+            rows.append([LABEL.get(v, v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
+                         rel(rep["wer"].get(f"test_wer_{v}"), w0)] +
+                        [fmt(rep["eer"][b].get(f"{sc}_{v}"), "eer_pct") for sc in SCENARIOS] +
+                        ["n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
+                         "n/a" if r is None else f"{r:.3f}"])
+        out.append(f"### speechocean762: every method x scenario ({b} back-end)\n\n" + markdown_table(
+            ["method", "WER general LM", "rel. WER increase", *[f"EER {sc}" for sc in SCENARIOS], "rho_F0",
+             "RTF (1 core)"], rows) +
+            f"\nEER (%) pooled, {c['trials_target']} target + {c['trials_nontarget']} same-gender non-target trials of "
+            f"{c['enroll_speakers']} enrolled test speakers, [95 % speaker-bootstrap interval, {c['bootstrap']} "
+            f"resamples]. WER (%): pocketsphinx en-us with the wheel's general LM on {c['wer_utterances']} trial "
+            f"utterances of {c['wer_speakers']} speakers, [95 % speaker bootstrap]. RTF: process CPU seconds per "
+            f"audio second on one core (taskset -c 0).\n")
+    for b in BACKENDS:
+        rows = []
+        for v in ["original"] + vs + ["comprise"]:
+            e = rep["eer_subset"][b]
+            if v == "original":
+                rows.append(["original (no conversion)", fmt(e["original"], "eer_pct"), fmt(e["original"], "eer_pct"),
+                             fmt(w0, "wer_pct"), "1", ""])
+                continue
+            r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
+            if v == "comprise":
+                r = rep.get("comprise_timing", {}).get("test_wer_comprise", {}).get("rtf_cpu", r)
+            rows.append([LABEL.get(v, v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
+                         fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
+                         "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
+                         "n/a" if r is None else f"{r:.3f}"])
+        out.append(f"### Same files: pydeid and the COMPRISE tool on the WER subset's trials ({b} back-end)\n\n" +
+                   markdown_table(["method", "EER ignorant", "EER informed", "WER general LM", "rho_F0",
+                                   "RTF (1 core)"], rows) +
+                   f"\nEER (%) pooled over the trials whose trial utterance is in the WER subset "
+                   f"({c['subset_target']} target + {c['subset_nontarget']} non-target trials; pydeid's methods "
+                   f"rescored from their full score files, same attacker models). n/a: not run (the tool converts "
+                   f"~15 s per utterance on this machine).\n")
+    half = rep.get("wer_half") or {}
+    if half:
+        rows = [[LABEL.get(v, v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
+                 rel(x["converted"], x["original"]), x["converted"]["utterances"], x["converted"]["words"]]
+                for v, x in half.items()]
+        out.append("### WER on 1 utterance per test speaker (general LM; the 60-utterance decodes of these methods did "
+                   "not fit the session)\n\n" + markdown_table(
+                       ["method", "WER original (same utts)", "WER converted", "rel. WER increase", "utts", "words"],
+                       rows) + "\n[95 % speaker-bootstrap interval]. The original's WER is taken from its "
+                   "60-utterance decode restricted to the same utterances.\n")
+    runs = rep["rtf"].get("runs", [])
+    if runs:
+        out.append("RTF runs (bench/voice_real_rtf.py, process CPU time, `taskset -c 0`, OMP_NUM_THREADS=1): " +
+                   "; ".join(f"{r['file']}: {r['utterances']} utterances of data/test_wer ({r['audio_s']} s), load "
+                             f"average {r['load_avg_1min']:.1f} at its start" for r in runs) +
+                   ". VTLN includes each speaker's fit on its timed utterances (2 per speaker: the fit is not "
+                   "amortised as over a whole corpus); the COMPRISE tool's RTF is its fit + transform on its first "
+                   "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
+    vc = rep.get("vctk") or {}
+    if vc:
+        rows = [[LABEL.get(k, k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
+                 "1" if k == "original" else ("n/a" if x.get("rho_f0") is None else f"{x['rho_f0']:.3f}")]
+                for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
+        out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
+            ["method", "WER general LM", "rel. WER increase", "rho_F0"], rows) +
+            f"\n{vc.get('note', '')}\n")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--voice-configs", required=True)
+    ap.add_argument("--out", required=True, help="output prefix: <out>.md, <out>.json")
+    ap.add_argument("--bootstrap", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    vs = [vname(vc) for vc in a.voice_configs.split()]
+    rep = build(Path(a.work), vs, a.bootstrap, a.seed)
+    rep["generated"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    Path(f"{a.out}.json").write_text(json.dumps(rep, indent=1, default=float) + "\n")
+    Path(f"{a.out}.md").write_text(
+        "# Real-voice benchmark (bench/voice_real.sh)\n\n" + f"Generated {rep['generated']} from {a.work}.\n\n" +
+        render(rep, vs))
+    print(f"wrote {a.out}.md, {a.out}.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Real-time factor per method of bench/voice_real.sh, on one core: process CPU seconds / audio seconds over the
+first --utts utterances of a data dir (real speechocean762 voices), with each method's conf/voice config as
+egs/speechocean762/s5 uses it. What a publisher pays per utterance is timed: the conversion, plus for VTLN the
+per-speaker fit (on the timed utterances of that speaker) and for VoiceMask pitch_mode target the source
+speaker's log-F0 statistics; the one-off target pool (VTLN models, target F0 statistics) is built untimed.
+Run it under `taskset -c 0` with OMP_NUM_THREADS=1 (bench/voice_real.sh does).
+
+    python bench/voice_real_rtf.py --data data/test_wer --targets data/train_xv --voice-configs "..." --out rtf.json
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import yaml  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def config(method: str, variant: str) -> tuple[dict, dict]:
+    name = f"{method}_{variant}.yaml" if variant not in ("-", "") and not variant.startswith("vtln") else \
+        f"{method}.yaml"
+    conf = yaml.safe_load((REPO / "conf" / "voice" / name).read_text()) or {}
+    return conf, dict(conf.pop("world", {}) or {})
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--targets", required=True)
+    ap.add_argument("--voice-configs", required=True)
+    ap.add_argument("--utts", type=int, default=12)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--comprise-tool", default=None,
+                    help="the COMPRISE tool's vtln_based_transformers folder: also time its VoiceMask on the same "
+                         "utterances (bench/comprise/convert_with_comprise.py --timing; its pool build untimed)")
+    ap.add_argument("--comprise-utts", type=int, default=4, help="utterances for the tool (it is slow)")
+    a = ap.parse_args()
+
+    from pydeid.io import DataDir
+    from pydeid.voice.common import log_f0_stats, rng_for
+    from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
+    from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
+    from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
+    from pydeid.voice.vtln import VtlnTransformer
+    from pydeid.voice.world import WorldConfig
+
+    d = DataDir.read(a.data)
+    utts = d.utts[:a.utts]
+    wavs = {u: d.load_audio(u) for u in utts}
+    audio_s = sum(len(w) for w in wavs.values()) / 16000
+    by_spk: dict[str, list[str]] = {}
+    for u in utts:
+        by_spk.setdefault(d.utt2spk[u], []).append(u)
+    res = {"utterances": len(utts), "speakers": len(by_spk), "audio_s": round(audio_s, 2), "data": str(a.data),
+           "load_avg_1min": os.getloadavg()[0], "affinity": sorted(os.sched_getaffinity(0)), "methods": {}}
+    vtln_pools: dict = {}
+    # warm-up, untimed: imports, FFT plans and pyworld's first call would otherwise be charged to the first method
+    VoiceMaskTransformer(build_voicemask()).transform(wavs[utts[0]], 16000, draw=draw_voicemask(
+        build_voicemask(), rng_for(0, "warm-up")))
+    McAdamsTransformer(build_mcadams()).transform(wavs[utts[0]], 16000)
+
+    def vtln_convert(st: int, timed: list) -> dict:
+        conf, wc = config("vtln", "-")
+        world = WorldConfig(**wc)
+        if "pool" not in vtln_pools:
+            vtln_pools["pool"] = build_vtln_pool(a.targets, 100, 0, int(conf.get("k", 8)), world)
+        targets = vtln_pools["pool"]
+        pool = sorted(targets.models)
+        out = {}
+        for spk, us in by_spk.items():
+            t0 = time.process_time()
+            tr = VtlnTransformer(targets).fit([wavs[u] for u in us])
+            for u in us:
+                tgt = pool[int(rng_for(0, "rtf", u).integers(len(pool)))] if st == 3 else pool[0]
+                out[u] = tr.transform(wavs[u], tgt)
+            timed[0] += time.process_time() - t0
+        return out
+
+    for vc in a.voice_configs.split():
+        m, _, st = vc.partition(":")
+        v = m if st in ("", "-") else f"{m}{st}"
+        cpu = [0.0]
+        if m == "vtln":
+            vtln_convert(int(st), cpu)
+        elif m == "voicemask":
+            conf, wc = config(m, st)
+            wc.setdefault("frame_period", DEFAULT_FRAME_PERIOD)
+            world = WorldConfig(**wc)
+            params = build_voicemask(**conf)
+            tr = VoiceMaskTransformer(params, world)
+            pitch = build_pitch_pool(a.targets, 100, 0, world) if params.pitch_mode == "target" else None
+            for spk, us in by_spk.items():
+                t0 = time.process_time()
+                # as transform-voice does: the F0 tracks of the speaker statistics serve the conversions
+                tracks = {u: f0_track(wavs[u], world) for u in us} if pitch else {}
+                src = list(log_f0_stats(list(tracks.values()))) if pitch else None
+                for u in us:
+                    draw = draw_voicemask(params, rng_for(0, "rtf", u))
+                    if pitch:
+                        draw.update(source_log_f0=src, target_log_f0=pitch[sorted(pitch)[0]])
+                    tr.transform(wavs[u], 16000, draw=draw, f0=tracks.get(u))
+                cpu[0] += time.process_time() - t0
+        elif m == "mcadams":
+            conf, _ = config(m, st)
+            params = build_mcadams(**conf)
+            tr = McAdamsTransformer(params)
+            inputs = wavs
+            if st.startswith("vtln"):
+                inputs = vtln_convert(int(st[-1]), cpu)
+            t0 = time.process_time()
+            for u in utts:
+                tr.transform(inputs[u], 16000, draw=draw_mcadams(params, rng_for(0, "rtf", u)))
+            cpu[0] += time.process_time() - t0
+        else:
+            raise SystemExit(f"voice_real_rtf.py: unknown method in --voice-configs: {vc}")
+        res["methods"][v] = {"rtf_cpu": round(cpu[0] / audio_s, 4), "cpu_s": round(cpu[0], 2)}
+        print(f"{v:18s} RTF (CPU, 1 core) {cpu[0] / audio_s:.4f}", flush=True)
+    if a.comprise_tool:
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            sub = DataDir(wav_scp={u: d.wav_scp[u] for u in utts[:a.comprise_utts]},
+                          text={u: d.text[u] for u in utts[:a.comprise_utts]},
+                          utt2spk={u: d.utt2spk[u] for u in utts[:a.comprise_utts]})
+            sub.write(Path(tmp) / "in")
+            subprocess.run([sys.executable, str(REPO / "bench" / "comprise" / "convert_with_comprise.py"), "--tool",
+                            a.comprise_tool, "--method", "voicemask", "--targets", a.targets, "--n-targets", "100",
+                            "--timing", f"{tmp}/t.json", f"{tmp}/in", f"{tmp}/out"], check=True,
+                           stdout=subprocess.DEVNULL)
+            t = json.loads(Path(f"{tmp}/t.json").read_text())
+        res["methods"]["comprise"] = {"rtf_cpu": t["rtf_cpu"], "cpu_s": t["cpu_fit_transform_s"],
+                                      "audio_s": t["audio_s"], "utterances": t["utterances"],
+                                      "cpu_pool_s_untimed": t["cpu_pool_s"]}
+        print(f"{'comprise':18s} RTF (CPU, 1 core) {t['rtf_cpu']:.4f} on {t['utterances']} utterances", flush=True)
+    Path(a.out).write_text(json.dumps(res, indent=1) + "\n")
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""vctk_subset part of bench/voice_real.sh: every method of --voice-configs converts the 13-speaker VCTK sample
+(publisher seed; VTLN and VoiceMask-target pools: the speechocean762 train speakers of --targets, same gender),
+then pocketsphinx en-us with the wheel's general LM decodes original and converted speech (WER with a
+speaker-bootstrap 95 % interval) and rho_F0 compares F0 original vs converted. 13 speakers are too few for a
+meaningful EER, so none is computed here. Writes <work>/vctk.json (read by bench/voice_real_report.py).
+
+    python bench/voice_real_vctk.py --vctk ../shared/data/vctk_subset --voice-configs "..." --targets data/train_xv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import subprocess
+from pathlib import Path
+
+from pydeid.asr.pocketsphinx_decode import decode_data_dir
+from pydeid.asr.score import score_decode_dir
+from pydeid.attack.pitch import pitch_correlation
+from pydeid.corpora.bootstrap_ci import wer_with_ci
+from pydeid.corpora.speechocean_report import read_per_utt
+from pydeid.io import DataDir
+
+
+def wer(data: Path, dec: Path, utt2spk: dict) -> dict:
+    if not (dec / "scoring" / "per_utt").is_file():
+        info = decode_data_dir(data, dec, lm="general")
+        score_decode_dir(data, dec, results_md=dec / "RESULTS.md")
+        (dec / "info.json").write_text(json.dumps({"rtf": info.get("rtf")}) + "\n")
+    per = read_per_utt(dec / "scoring" / "per_utt")
+    utts = sorted(per)
+    return wer_with_ci([per[u][0] for u in utts], [per[u][1] for u in utts], [utt2spk[u] for u in utts])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vctk", required=True)
+    ap.add_argument("--voice-configs", required=True)
+    ap.add_argument("--targets", required=True, help="data dir of the target pool (speechocean train speakers)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", default="vctk")
+    a = ap.parse_args()
+    root, work = Path(a.vctk), Path(a.work)
+    orig = work / "data" / "orig"
+    if not (orig / "wav.scp").is_file():
+        d = DataDir(utt2gender={}, spk2gender={})
+        for r in csv.DictReader(open(root / "manifest.tsv", encoding="utf-8"), delimiter="\t"):
+            d.wav_scp[r["utt_id"]] = str((root / r["path"]).resolve())
+            d.text[r["utt_id"]] = r["transcript"]
+            d.utt2spk[r["utt_id"]] = r["speaker"]
+            d.utt2gender[r["utt_id"]] = d.spk2gender[r["speaker"]] = r["gender"]
+        d.write(orig)
+    d = DataDir.read(orig)
+    res: dict = {"original": {"wer": wer(orig, work / "dec" / "orig", d.utt2spk)},
+                 "note": f"vctk_subset: {len(d.utts)} utterances of {len(d.speakers)} speakers; pocketsphinx en-us, "
+                         f"general LM; [95 % speaker-bootstrap interval]; rho_F0 over the utterances with >= 10 "
+                         f"frames voiced in both signals."}
+    for vc in a.voice_configs.split():
+        m, _, st = vc.partition(":")
+        v = m if st in ("", "-") else f"{m}{st}"
+        out = work / "data" / v
+        src = orig
+        opts = ["--method", m, "--seed", str(a.seed), "--resume", "true", "--nj", "1"]
+        if m == "vtln":
+            opts += ["--strategy", st, "--target-data", a.targets, "--pool-file", f"exp/voice/vtln_pool_pub_s{a.seed}.npz"]
+        elif st.startswith("vtln"):
+            src = work / "data" / st
+        elif st not in ("-", ""):
+            opts += ["--voice-config", f"conf/voice/{m}_{st}.yaml"]
+        if m == "voicemask":
+            opts += ["--target-data", a.targets]
+        if not (out / "wav.scp").is_file():
+            subprocess.run(["steps/transform_voice.sh", *opts, str(src), str(work / "exp" / v), str(out)], check=True,
+                           stdout=subprocess.DEVNULL)
+        r = pitch_correlation(orig, out, max_utts=None)
+        res[v] = {"wer": wer(out, work / "dec" / v, d.utt2spk), "rho_f0": r["pitch_correlation"],
+                  "rho_utterances": r["utterances"]}
+        print(f"vctk {v}: WER {res[v]['wer']['wer_pct']:.1f} rho_F0 {res[v]['rho_f0']:.3f}", flush=True)
+    (work / "vctk.json").write_text(json.dumps(res, indent=1) + "\n")
+    print(f"wrote {work / 'vctk.json'}")
+
+
+if __name__ == "__main__":
+    main()
