@@ -103,11 +103,15 @@ class FilledConverter:
         if self.method != "vtln":
             C.convert_utterances(_FilledDataDir(self.filled), todo, self.plan, wav_dir, self.world)
             return len(todo)
+        n = 0
         for u in todo:
+            if resume and C.wav_path(wav_dir, u).exists():   # written meanwhile by another job on the same dir
+                continue
             self._fit(self.filled.utt2spk[u])
             y = self._tr.transform(self.filled.load_audio(u), self.plan["utt"][u]["target"], 16000)
             write_audio(C.wav_path(wav_dir, u), y, 16000)
-        return len(todo)
+            n += 1
+        return n
 
 
 def convert_filled(orig_data, filled_data, conv_exp, out_data, resume: bool = True) -> dict:
