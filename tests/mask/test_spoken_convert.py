@@ -86,6 +86,7 @@ def test_published_is_the_conversion_of_the_fill(converted):
     assert all(np.array_equal(before[u], _wav(again.wav_scp[u])) for u in c["utts"])
 
 
+@pytest.mark.slow   # every insert re-rendered and every utterance re-converted, twice (~1 min on 2 idle cores)
 def test_verify_spoken_checks_the_published_conversion(converted, tmp_path):
     c = converted
     root = c["root"]
