@@ -6,14 +6,14 @@
 #
 #   1  mini_test's text transformed with its gold tags (train/dev already are, stage 3)
 #   2  spoken fill of mini_train/dev/test, then conversion:
-#        --fill-order before (default): the fill runs on the ORIGINAL voices (exp/spoken/<set>/filled, never
+#        --fill-order before: the fill runs on the ORIGINAL voices (exp/spoken/<set>/filled, never
 #          published), then `pydeid convert-spoken` converts it with the plan, target pool and source-speaker
 #          model of the neutral voice's own conversion of the set (exp/voice/<set>_<v>): each insert is converted
 #          with its utterance -> data/<set>_spoken. verify-spoken checks the fill (any sample inside an interval
 #          that is neither the re-rendered insert nor silence, or an entity outside every interval, stops the
 #          script) and that the published audio is the conversion of the verified fill (utterances re-converted
 #          and compared sample by sample: --check-utts, 0 = all)
-#        --fill-order after: the fill runs on the converted voices data/<set>_<v> (inserts not converted, only
+#        --fill-order after (default): the fill runs on the converted voices data/<set>_<v> (inserts not converted, only
 #          their F0 median and level matched to the converted speech around them) -> data/<set>_spokenafter
 #   3  ESPnet (same tier, epochs and LM recipe as stage 6) trained on the spoken corpus; with --floor true also on
 #      the converted voices WITHOUT masking (data/<set>_<v>: the conversion's own floor, a diagnostic)
@@ -38,7 +38,7 @@ lm_max_epoch=
 min_stretch=0.8
 max_stretch=1.25
 results=RESULTS.md
-fill_order=before   # before | after the voice conversion (see the header)
+fill_order=after    # after | before the voice conversion (see the header; after measured better on mini)
 floor=false         # also train/decode the converted voices without masking (diagnostic)
 check_utts=0        # utterances of each set re-converted to check the published audio (0: all)
 
