@@ -5,14 +5,23 @@
 # Runs AFTER run.sh stages 0-6, on their data/ and exp/ (from egs/mini/s5). Idempotent.
 #
 #   1  mini_test's text transformed with its gold tags (train/dev already are, stage 3)
-#   2  spoken fill of the neutral voices (data/<set>_<neutral voice>) of mini_train/dev/test -> data/<set>_spoken;
-#      verify-spoken on each (any sample inside an interval that is neither the re-rendered insert nor silence,
-#      or an entity outside every interval, stops the script)
-#   3  ESPnet (same tier, epochs and LM recipe as stage 6) trained on mini_train_spoken
-#   4  decodings: the three models on the original mini_test, each neutral model on its own transformed mini_test
+#   2  spoken fill of mini_train/dev/test, then conversion:
+#        --fill-order before: the fill runs on the ORIGINAL voices (exp/spoken/<set>/filled, never
+#          published), then `pydeid convert-spoken` converts it with the plan, target pool and source-speaker
+#          model of the neutral voice's own conversion of the set (exp/voice/<set>_<v>): each insert is converted
+#          with its utterance -> data/<set>_spoken. verify-spoken checks the fill (any sample inside an interval
+#          that is neither the re-rendered insert nor silence, or an entity outside every interval, stops the
+#          script) and that the published audio is the conversion of the verified fill (utterances re-converted
+#          and compared sample by sample: --check-utts, 0 = all)
+#        --fill-order after (default): the fill runs on the converted voices data/<set>_<v> (inserts not converted, only
+#          their F0 median and level matched to the converted speech around them) -> data/<set>_spokenafter
+#   3  ESPnet (same tier, epochs and LM recipe as stage 6) trained on the spoken corpus; with --floor true also on
+#      the converted voices WITHOUT masking (data/<set>_<v>: the conversion's own floor, a diagnostic)
+#   4  decodings: the models on the original mini_test, each neutral model on its own transformed mini_test
 #      (the original model too, on both), scoring, tagging of the ASR output, table 'spoken-pseudonyms'
 #
 # Usage (from egs/mini/s5): local/mini/spoken_pseudonyms.sh [--seed 0] [--nj 2] [--stage 1] [--stop-stage 4]
+#        [--fill-order before|after] [--floor false] [--check-utts 0]
 set -euo pipefail
 
 stage=1
@@ -29,6 +38,9 @@ lm_max_epoch=
 min_stretch=0.8
 max_stretch=1.25
 results=RESULTS.md
+fill_order=after    # after | before the voice conversion (see the header; after measured better on mini)
+floor=false         # also train/decode the converted voices without masking (diagnostic)
+check_utts=0        # utterances of each set re-converted to check the published audio (0: all)
 
 . ./path.sh
 . ./cmd.sh
@@ -38,6 +50,11 @@ help_message="Usage: $0 [--stage 1] [--stop-stage 4] [--seed 0] [--nj 2] (run af
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') ($(basename "$0"):${BASH_LINENO[0]}) $*"; }
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
 v=${neutral_voice%%:*}${neutral_voice#*:}; v=${v//-/}
+case $fill_order in
+  before) sp=spoken ;;
+  after) sp=spokenafter ;;
+  *) echo "$0: --fill-order must be before or after, got '$fill_order'" >&2; exit 1 ;;
+esac
 tier=$(basename "$asr_config" .yaml)
 for s in mini_train mini_dev mini_test; do
   done_ok "data/${s}_$v" || { echo "$0: missing data/${s}_$v: run run.sh stages 0-6 first" >&2; exit 1; }
@@ -54,17 +71,35 @@ if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
 fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
-  log "2: spoken fill of the $v voices, verified"
+  log "2: spoken fill ($fill_order the $v conversion), verified"
   for s in mini_train mini_dev mini_test; do
     trans=data/${s}_text/tags.conll
     [ $s = mini_test ] && trans=data/mini_test_text_gold/tags.conll
-    done_ok "data/${s}_spoken" || steps/mask_spoken.sh --tags "$mask_tags" --seed "$seed" --nj "$nj" --cmd "$train_cmd" \
-      --min-stretch "$min_stretch" --max-stretch "$max_stretch" --secret-dir "exp/secrets/spoken/$s" \
-      "data/${s}_$v" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "exp/spoken/$s" "data/${s}_spoken"
-    pydeid verify-spoken --tags "$mask_tags" --secret-dir "exp/secrets/spoken/$s" --orig-data "data/$s" \
-      --results "$results" --name "$s (gold tags and CTM)" "data/${s}_spoken" "data/$s/tags.conll" \
-      "data/$s/words.ctm" 2>"exp/spoken/$s/verify.log" | tee "exp/spoken/$s/verify.txt" || {
-        echo "$0: LEAKS in data/${s}_spoken, see exp/spoken/$s/verify.log" >&2; exit 1; }
+    fopts=(--tags "$mask_tags" --seed "$seed" --nj "$nj" --cmd "$train_cmd" --min-stretch "$min_stretch"
+           --max-stretch "$max_stretch")
+    vopts=(--tags "$mask_tags" --orig-data "data/$s" --results "$results")
+    if [ $fill_order = before ]; then
+      [ -f "exp/voice/${s}_$v/secrets/voice_plan.json" ] || {
+        echo "$0: missing exp/voice/${s}_$v (the conversion of data/$s): run run.sh stage 5 first" >&2; exit 1; }
+      filled=exp/spoken/$s/filled   # original voices + inserts: an intermediate, never published
+      done_ok "$filled" || steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/spoken/$s" \
+        "data/$s" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "exp/spoken/$s" "$filled"
+      done_ok "data/${s}_$sp" || pydeid convert-spoken --orig-data "data/$s" --conversion "exp/voice/${s}_$v" \
+        "$filled" "data/${s}_$sp" >"exp/spoken/$s/convert.log" 2>&1 || {
+          echo "$0: conversion failed, see exp/spoken/$s/convert.log" >&2; exit 1; }
+      vopts+=(--secret-dir "exp/secrets/spoken/$s" --published "data/${s}_$sp" --conversion "exp/voice/${s}_$v"
+              --check-utts "$check_utts" --check-seed "$seed" --name "$s (fill before conversion)" "$filled")
+      vdir=exp/spoken/$s
+    else
+      vdir=exp/spoken_after/$s
+      done_ok "data/${s}_$sp" || steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/spoken_after/$s" \
+        "data/${s}_$v" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "$vdir" "data/${s}_$sp"
+      vopts+=(--secret-dir "exp/secrets/spoken_after/$s" --name "$s (fill after conversion)" "data/${s}_$sp")
+    fi
+    mkdir -p "$vdir"
+    pydeid verify-spoken "${vopts[@]}" "data/$s/tags.conll" "data/$s/words.ctm" 2>"$vdir/verify.log" |
+      tee "$vdir/verify.txt"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "$0: LEAKS in the spoken fill of $s, see $vdir/verify.log" >&2; exit 1; }
   done
 fi
 
@@ -74,15 +109,22 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
   lopts=(--lm-config "$lm_config" --seed "$seed" --cmd "$cuda_cmd")
   [ -n "$lm_max_epoch" ] && lopts+=(--max-epoch "$lm_max_epoch")
-  steps/train_asr.sh "${aopts[@]}" data/mini_train_spoken data/mini_dev_spoken "exp/asr_${tier}_spoken"
-  steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_spoken" "exp/lm_${tier}_spoken"
+  train_asr_lm() {  # <train-data> <valid-data> <name>
+    steps/train_asr.sh "${aopts[@]}" "$1" "$2" "exp/asr_${tier}_$3" &&
+      steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_$3" "exp/lm_${tier}_$3"
+  }
+  pid=
+  if $floor; then train_asr_lm "data/mini_train_$v" "data/mini_dev_$v" "$v" & pid=$!; fi
+  train_asr_lm "data/mini_train_$sp" "data/mini_dev_$sp" "$sp" || { [ -z "$pid" ] || wait $pid || true; exit 1; }
+  [ -z "$pid" ] || wait $pid
 fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "4: decodings, scoring, NER on the ASR output, table"
   # model:test-data pairs; the stage-6 decodings of the original test set are reused when current
-  pairs="original:mini_test neutral:mini_test spoken:mini_test neutral:mini_test_neutral spoken:mini_test_spoken
-         original:mini_test_neutral original:mini_test_spoken"
+  pairs="original:mini_test neutral:mini_test $sp:mini_test neutral:mini_test_neutral $sp:mini_test_$sp
+         original:mini_test_neutral original:mini_test_$sp"
+  $floor && pairs+=" $v:mini_test"
   for p in $pairs; do
     m=${p%%:*}; t=${p#*:}
     d=exp/asr_${tier}_$m/decode_$t
@@ -95,13 +137,19 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
         "$d/hyp_data" exp/ner "$d/ner" >/dev/null
   done
   gold() {  # reference tags of a test set (the silenced set has no entity left to find)
-    case $1 in mini_test) echo data/mini_test/tags.conll ;; mini_test_spoken) echo data/mini_test_spoken/tags.conll ;; *) echo ;; esac
+    case $1 in mini_test) echo data/mini_test/tags.conll ;; mini_test_spoken*) echo "data/$1/tags.conll" ;; *) echo ;; esac
   }
   cells=()
   for p in $pairs; do
     m=${p%%:*}; t=${p#*:}
     d=exp/asr_${tier}_$m/decode_$t
-    label=$m; [ $m = neutral ] && label="neutral, silence ($v)"; [ $m = spoken ] && label="neutral, spoken pseudonyms ($v)"
+    case $m in
+      neutral) label="neutral, silence ($v)" ;;
+      spoken) label="neutral, spoken pseudonyms, filled before conversion ($v)" ;;
+      spokenafter) label="neutral, spoken pseudonyms, filled after conversion ($v)" ;;
+      "$v") label="diagnostic: $v voices, nothing masked (the conversion's floor)" ;;
+      *) label=$m ;;
+    esac
     g=$(gold "$t")
     if [ -n "$g" ]; then cells+=("$label::$t::$d::$g::$d/ner/tags.conll"); else cells+=("$label::$t::$d"); fi
   done
@@ -109,7 +157,9 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
 Data: mini (seed $seed) mini_test, $(wc -l <data/mini_test/text) turns of unseen speakers; models: $asr_config, ${asr_max_epoch:-all}
 epochs, + char LM of the model's own transcripts (run.sh stage 6 for original and silence, local/mini/spoken_pseudonyms.sh
 for spoken). Neutral corpora: $v voices of mini_train/dev, every tagged word silenced and removed from the text
-(silence) or spoken as its surrogate ($text_strategy, gold tags; mask-spoken, seed $seed). WER 95 % intervals:
+(silence) or spoken as its surrogate ($text_strategy, gold tags; mask-spoken, seed $seed; filled before
+conversion: the fill on the original voices converted with the utterance's own $v plan; after: the fill on the
+converted voices). WER 95 % intervals:
 utterance bootstrap (1000 draws). NER: the stage-2 flair+grammar tagger on the lower-cased ASR output, phrase F1
 (type and every word right) against the gold tags of the test set (its surrogates on mini_test_spoken); the
 silenced set has no entity left.

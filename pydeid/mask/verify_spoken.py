@@ -36,20 +36,29 @@ class SpokenLeakReport:
     uncovered: list[dict] = field(default_factory=list)        # hidden entities outside every interval
     unverifiable: list[dict] = field(default_factory=list)     # no plan, wrong length, CTM mismatch
     original_audio_refs: list[str] = field(default_factory=list)
+    conversion_checked: int = 0                                # published utterances re-converted from the fill
+    conversion_mismatch: list[str] = field(default_factory=list)   # ... whose samples differ from the published
 
     @property
     def n_leaks(self) -> int:
-        return len(self.audio_leaks) + len(self.uncovered) + len(self.unverifiable) + len(self.original_audio_refs)
+        return len(self.audio_leaks) + len(self.uncovered) + len(self.unverifiable) + len(self.original_audio_refs) \
+            + len(self.conversion_mismatch)
 
     def summary(self) -> dict:
         return {"utterances": self.utterances, "intervals": self.intervals, "inserts": self.inserts,
                 "samples_checked": self.samples_checked, "audio_leaks": len(self.audio_leaks),
                 "uncovered": len(self.uncovered), "unverifiable": len(self.unverifiable),
-                "original_audio_refs": len(self.original_audio_refs), "total_leaks": self.n_leaks}
+                "original_audio_refs": len(self.original_audio_refs), "conversion_checked": self.conversion_checked,
+                "conversion_mismatch": len(self.conversion_mismatch), "total_leaks": self.n_leaks}
 
 
 def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="PER,LOC,ORG,DATE,TIME,NUM",
-                  orig_data=None) -> SpokenLeakReport:
+                  orig_data=None, published=None, conversion=None, check_utts: int = 0,
+                  check_seed: int = 0) -> SpokenLeakReport:
+    """`out_data`: the mask-spoken output. With `published` (its conversion, `pydeid convert-spoken`), `conversion`
+    (the exp dir of the original's conversion) and `orig_data`: the published audio must be the conversion of
+    the verified fill -- `check_utts` utterances (0: all) are re-converted and compared sample by sample, the
+    published wav.scp may name neither the fill nor the original, and its text must be the fill's."""
     d = DataDir.read(out_data)
     plan_dir = Path(secret_dir) / "spoken_plan"
     tset = parse_tagset(tagset)
@@ -61,6 +70,8 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
         orig = {os.path.realpath(v.strip()) for v in od.wav_scp.values()} | {v.strip() for v in od.wav_scp.values()}
         rep.original_audio_refs = [u for u, v in d.wav_scp.items()
                                    if v.strip() in orig or os.path.realpath(v.strip()) in orig]
+    if published is not None:
+        _check_published(rep, d, out_data, published, conversion, orig_data, check_utts, check_seed)
     for utt in d.utts:
         rep.utterances += 1
         pf = plan_dir / f"{utt}.json"
@@ -112,3 +123,27 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
                 rep.audio_leaks.append({"utt": utt, "out": [o0, o1], "foreign_samples": int(bad.sum()),
                                         "first": int(o0 + np.flatnonzero(bad)[0])})
     return rep
+
+
+def _check_published(rep: SpokenLeakReport, filled: DataDir, filled_path, published, conversion, orig_data,
+                     check_utts: int, check_seed: int) -> None:
+    from pydeid.voice.spoken_convert import check_conversion
+    if not (conversion and orig_data):
+        raise ValueError("checking the published conversion needs the conversion exp dir and the original data dir")
+    pub = DataDir.read(published)
+    if set(pub.utts) != set(filled.utts):
+        rep.unverifiable.append({"utt": "*", "reason": f"{published} and {filled_path} hold different utterances"})
+    for u in pub.utts:
+        if u in filled.text and pub.text.get(u) != filled.text[u]:
+            rep.unverifiable.append({"utt": u, "reason": "published text differs from the verified fill's"})
+    fill_paths = {v.strip() for v in filled.wav_scp.values()} | \
+        {os.path.realpath(v.strip()) for v in filled.wav_scp.values()}
+    rep.original_audio_refs += [f"{u} (names the unconverted fill)" for u, v in pub.wav_scp.items()
+                                if v.strip() in fill_paths or os.path.realpath(v.strip()) in fill_paths]
+    od = DataDir.read(orig_data)
+    orig = {os.path.realpath(v.strip()) for v in od.wav_scp.values()} | {v.strip() for v in od.wav_scp.values()}
+    rep.original_audio_refs += [u for u, v in pub.wav_scp.items()
+                                if v.strip() in orig or os.path.realpath(v.strip()) in orig]
+    c = check_conversion(orig_data, filled_path, conversion, published, check_utts, check_seed)
+    rep.conversion_checked = c["checked"]
+    rep.conversion_mismatch = c["mismatched"] + c["missing"]
