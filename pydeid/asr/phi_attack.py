@@ -25,6 +25,8 @@ import torch
 
 from pydeid.io import DataDir, kaldi_sort_key
 
+from .probe import representation
+
 log = logging.getLogger(__name__)
 
 
@@ -33,16 +35,7 @@ def sequences(model, data: DataDir, utts: list[str], kind: str) -> dict[str, np.
     out = {}
     with torch.no_grad():
         for u in utts:
-            wav = torch.from_numpy(data.load_audio(u)).unsqueeze(0)
-            lens = torch.tensor([wav.shape[1]])
-            if kind == "encoder":
-                x, xl = model.encode(wav, lens)
-                if isinstance(x, tuple):
-                    x = x[0]
-            else:
-                x, xl = model._extract_feats(wav, lens)
-                if model.normalize is not None:
-                    x, xl = model.normalize(x, xl)
+            x, xl = representation(model, data.load_audio(u), kind)
             out[u] = x[0, : int(xl[0])].numpy().astype(np.float32)
     return out
 

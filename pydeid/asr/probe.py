@@ -39,6 +39,24 @@ def load_model(exp_dir, model_file: str | None = None):
     return model
 
 
+def representation(model, audio: np.ndarray, which: str = "encoder"):
+    """(x [1, T, D], lengths [1]) of one utterance: the 'encoder' output phi(X) or the normalised 'filterbank'
+    features the encoder reads (call under torch.no_grad())."""
+    import torch
+
+    wav = torch.from_numpy(audio).unsqueeze(0)
+    lens = torch.tensor([wav.shape[1]])
+    if which == "encoder":
+        x, xl = model.encode(wav, lens)
+        if isinstance(x, tuple):
+            x = x[0]
+    else:
+        x, xl = model._extract_feats(wav, lens)
+        if model.normalize is not None:
+            x, xl = model.normalize(x, xl)
+    return x, xl
+
+
 def summaries(model, data: DataDir, utts: list[str], which: str = "encoder") -> np.ndarray:
     """(len(utts), 2D) mean+std pooled 'encoder' outputs or normalised 'filterbank' features."""
     import torch
@@ -47,16 +65,7 @@ def summaries(model, data: DataDir, utts: list[str], which: str = "encoder") -> 
     out = []
     with torch.no_grad():
         for u in utts:
-            wav = torch.from_numpy(data.load_audio(u)).unsqueeze(0)
-            lens = torch.tensor([wav.shape[1]])
-            if which == "encoder":
-                x, xl = model.encode(wav, lens)
-                if isinstance(x, tuple):
-                    x = x[0]
-            else:
-                x, xl = model._extract_feats(wav, lens)
-                if model.normalize is not None:
-                    x, xl = model.normalize(x, xl)
+            x, xl = representation(model, data.load_audio(u), which)
             out.append(stats_pool(x, xl)[0].numpy())
     return np.stack(out).astype(np.float64)
 

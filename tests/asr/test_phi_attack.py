@@ -84,3 +84,19 @@ def test_cli_names_a_missing_model_in_one_line(mini_corpus, tmp_path):
                        capture_output=True, text=True)
     assert r.returncode != 0 and "config.yaml" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_probe_summaries_pool_the_attackers_frame_sequences(mini_corpus):
+    """The speaker probe (ACC) and the phi attacker (EER) read one representation: the probe's mean+std summary of
+    an utterance is the pooled statistics of the frame sequence the x-vector attacker trains on."""
+    from pydeid.asr import phi_attack as P
+    from pydeid.asr import probe
+    from pydeid.io import DataDir
+    data = DataDir.read(mini_corpus / "mini_test")
+    utts = data.utts[:3]
+    model = _StubASR()
+    for kind in ("encoder", "filterbank"):
+        seqs = P.sequences(model, data, utts, kind)
+        summ = probe.summaries(model, data, utts, kind)
+        want = np.stack([np.concatenate([s.mean(0), np.sqrt(np.maximum(s.var(0), 1e-8))]) for s in seqs.values()])
+        assert summ.shape == want.shape and np.allclose(summ, want, atol=1e-4), kind
