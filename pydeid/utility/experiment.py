@@ -124,22 +124,14 @@ def run_cell(dataset: str, train: Sequence[Sentence], test: Sequence[Sentence], 
 def _santext_cached(row, train, seed, cache: dict, dataset: str):
     """SanText tables depend on the vocabulary, vectors and eps, not on the seed: build once per (dataset, row),
     redraw per seed."""
-    from .rows import build_santext
+    from .rows import build_santext, sanitize_sentences
     key = (dataset, row.spec)
     if key not in cache:
         cache.clear()           # one |V| x |V| table in memory at a time
         cache[key] = build_santext(row, train, seed)
     st = cache[key]
     st.reseed(seed)
-    flat = [t for s in train for t in s.tokens]
-    new = st.sanitize(flat)
-    out, k = [], 0
-    for s in train:
-        out.append(Sentence(new[k:k + len(s.tokens)], list(s.tags), s.id, [], list(s.comments)))
-        k += len(s.tokens)
-    info = {"guarantee": st.guarantee(), "V": len(st.vocab), "tokens": len(flat),
-            "changed": sum(a != b for a, b in zip(flat, new)), "without_vector": sum(t not in st.index for t in flat)}
-    return out, info
+    return sanitize_sentences(st, train)
 
 
 def run_grid(datasets: dict, rows: Sequence[Row], seeds: Sequence[int], exp_dir: str | Path,

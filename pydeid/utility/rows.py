@@ -173,7 +173,11 @@ def apply_row(row: Row, train: Sequence[Sentence], seed: int, cache_dir: str | P
         return res.sentences, {"epsilon": eps, "epsilon_seed000": o.seed000, "epsilon_text": o.fmt(),
                                "epsilon_support": support_epsilon(tt, res, row), "note": o.note, "units": units,
                                "replaced": replaced}
-    st = build_santext(row, train, seed, cache_dir)
+    return sanitize_sentences(build_santext(row, train, seed, cache_dir), train)
+
+
+def sanitize_sentences(st, train: Sequence[Sentence]) -> tuple[list[Sentence], dict]:
+    """Every token of `train` through SanText `st` (tags kept: the NER column trains on them), with its counts."""
     flat = [t for s in train for t in s.tokens]
     new = st.sanitize(flat)
     out, k = [], 0
