@@ -62,6 +62,8 @@ class Sampler:
         """A draw from the pool restricted to items not in `excluded` (None when nothing is left); with `key`,
         an item is excluded when key(item) is in `excluded` (e.g. lower-cased, to compare case-insensitively)."""
         key = key or (lambda x: x)
+        if not self.items:
+            return None
         for _ in range(tries):
             x = self.draw(rng)
             if key(x) not in excluded:
@@ -71,6 +73,11 @@ class Sampler:
             return None
         w = np.array([p for _, p in rest])
         return rest[int(rng.choice(len(rest), p=w / w.sum()))][0]
+
+
+def _is_category(typ: str) -> bool:
+    from .categories.surrogates import is_category
+    return is_category(typ)
 
 
 class PoolError(ValueError):
@@ -108,6 +115,11 @@ class Pools:
             src = {"word": self.word_counts, "entity": self.entity_counts}[kind]
             if typ in GENERATED_TYPES:
                 raise PoolError(f"{typ} values are always generated, never drawn from a pool")
+            if (typ not in src or not src[typ]) and _is_category(typ):
+                # a sensitive category (HEALTH, BELIEF ...) the corpus never shows in this role: an empty pool, so
+                # the strategies' category fallback generates a same-category value (never a PoolError mid-corpus)
+                self._samplers[key] = Sampler(Counter())
+                return self._samplers[key]
             if typ not in src or not src[typ]:
                 raise PoolError(f"the replacement pool has no {typ} {kind} (give a --pool-conll with {typ} "
                                 f"entities, or choose another strategy for {typ})")

@@ -332,3 +332,22 @@ def test_generated_digits_never_repeat_the_original_in_place(span, typ):
                 assert all(a != b for a, b in zip(toks[k], out[k])), (toks, out)
             else:
                 assert DIGIT_WORDS.get(out[k].lower()) != DIGIT_WORDS[toks[k].lower()], (toks, out)
+
+
+@pytest.mark.parametrize("strategy", _strategies_but_keep())
+def test_category_absent_from_the_pool_gets_a_generated_value(strategy):
+    # the mini recipe's NER-utility cells draw pools from other text than the sentence: a HEALTH span with no HEALTH
+    # entity in the pool stopped the recipe with a PoolError (run.sh --category-turns 3, stage 2)
+    from pydeid.io.conll import Sentence
+    from pydeid.text.pools import Pools
+    from pydeid.text.spans import Span, spans_to_bio
+    from pydeid.text.strategies import parse_strategy_spec
+    from pydeid.text.transform import TextTransformer, TransformConfig
+    toks = "I suffer from asthma and call Anna".split()
+    s = Sentence(toks, spans_to_bio([Span(3, 4, "HEALTH"), Span(6, 7, "PER")], len(toks)), "u1")
+    pool = Sentence("call Bob now".split(), spans_to_bio([Span(1, 2, "PER")], 3), "u2")
+    cfg = TransformConfig(strategies=parse_strategy_spec(f"default={strategy}"), seed=0)
+    out = TextTransformer(cfg, Pools([pool])).transform([s]).sentences[0].tokens
+    assert out[3].lower() != "asthma" and "asthma" not in [t.lower() for t in out]
+    if strategy != "random_digits":            # random_digits leaves a name as it is (reported as not protected)
+        assert "anna" not in [t.lower() for t in out]
