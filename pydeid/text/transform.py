@@ -17,8 +17,8 @@ import numpy as np
 
 from pydeid.io.conll import Sentence
 
-from .dp import EpsilonReport, combine_max
-from .pools import Pools
+from .dp import INF, EpsilonReport, combine_max
+from .pools import PoolError, Pools
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
 
@@ -134,10 +134,17 @@ class TextTransformer:
                     o.update(s.tokens[a:b])
                 else:
                     o.add(tuple(s.tokens[a:b]))
-        eps = {t: self.strategy_for(t).epsilon(t, min(1.0, p_by_type.get(t, cfg.p)), o, ctx)
-               for t, o in observed.items()}
+        eps = {t: self._epsilon_of_type(t, min(1.0, p_by_type.get(t, cfg.p)), o, ctx) for t, o in observed.items()}
         protected = [e for t, e in eps.items() if not self.strategy_for(t).keeps_types]
         return eps, combine_max(protected)
+
+    def _epsilon_of_type(self, typ, p, observed, ctx) -> EpsilonReport:
+        """A gold type the detector never tagged has no pool to draw from: its units all pass unchanged."""
+        try:
+            return self.strategy_for(typ).epsilon(typ, p, observed, ctx)
+        except PoolError:
+            return EpsilonReport(INF, f"no {typ} in the replacement pool: the detector tagged no {typ}, so every "
+                                      f"{typ} unit passes unchanged")
 
     def _transform_one(self, tokens, spans, ctx: Context, stats) -> tuple[list[str], list[str]]:
         p = self.config.p

@@ -131,3 +131,16 @@ def test_transform_table_shows_per_type_epsilon_and_the_max(tmp_path):
     assert cells[4] == f"{math.log(0.1 * 99 / 0.9):.3f}"                       # the max over types: NUM's
     assert cells[5] == f"NUM {math.log(0.1 * 99 / 0.9):.3g}; PER {math.log(11 / 9):.3g}"
     assert "maximum over types" in table
+
+
+def test_gold_type_the_detector_never_tagged_is_unprotected_not_an_error():
+    # the tagger's tags (the pool) hold no LOC while gold has one: the run stopped with a PoolError in the epsilon
+    # report (mini recipe, tiny size with category turns); every LOC unit passes unchanged, so epsilon is inf
+    toks = "Bob flew to Athens".split()
+    gold = Sentence(toks, _tag(toks, [(0, 1, "PER"), (3, 4, "LOC")]), "d-1")
+    pred = Sentence(toks, _tag(toks, [(0, 1, "PER")]), "d-1")
+    cfg = TransformConfig(strategies=parse_strategy_spec("same_type"), p=1.0, seed=1)
+    recall = detection_recall([gold.spans()], [pred.spans()], [gold.tokens])
+    eps, overall = TextTransformer(cfg, Pools([pred])).epsilon_at([gold], effective_p(1.0, recall))
+    assert math.isinf(eps["LOC"].epsilon) and "tagged no LOC" in eps["LOC"].note
+    assert math.isinf(overall.epsilon)
