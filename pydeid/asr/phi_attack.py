@@ -78,10 +78,9 @@ def train_embedder(seqs: dict[str, np.ndarray], utt2spk: dict[str, str], cfg: di
                    seed: int = 0) -> tuple[SeqEmbedder, dict]:
     """Train from scratch on every sequence (speakers = classes); the batch plan of pydeid.attack.train with crop
     lengths in frames (crop seconds x fps)."""
-    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
 
     from pydeid.attack.model import build_classifier
-    from pydeid.attack.train import epoch_plan
+    from pydeid.attack.train import epoch_plan, speaker_loss, train_step
     utts = sorted(seqs, key=kaldi_sort_key)
     speakers = sorted({utt2spk[u] for u in utts})
     if len(speakers) < 2:
@@ -93,11 +92,7 @@ def train_embedder(seqs: dict[str, np.ndarray], utt2spk: dict[str, str], cfg: di
     dim = seqs[utts[0]].shape[1]
     emb = SeqEmbedder(dim, cfg)
     clf = build_classifier(cfg, emb.dim, len(speakers))
-    if cfg["loss"] == "aam":
-        loss_fn = LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
-    else:
-        ce = torch.nn.CrossEntropyLoss()
-        loss_fn = lambda out, y: ce(out, y.squeeze(1))  # noqa: E731
+    loss_fn = speaker_loss(cfg)
     opt = torch.optim.Adam(list(emb.parameters()) + list(clf.parameters()), lr=cfg["lr"],
                            weight_decay=cfg["weight_decay"])
     # epoch_plan draws crop lengths in samples (seconds x sample_rate): the same draws, converted to frames
@@ -115,16 +110,9 @@ def train_embedder(seqs: dict[str, np.ndarray], utt2spk: dict[str, str], cfg: di
             n = max(3, int(round(batch[0][1] / cfg["sample_rate"] * fps)))
             x = torch.from_numpy(np.stack([_crop(seqs[utts[i]], n, f) for i, _, f in batch]))
             idx = torch.tensor([i for i, _, _ in batch])
-            y = labels[idx].unsqueeze(1)
-            e = emb(x)
-            out = clf(e.unsqueeze(1)) if cfg["loss"] == "aam" else clf(e)
-            loss = loss_fn(out, y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += float(loss.detach()) * len(idx)
-            correct += int((out.reshape(len(idx), -1).argmax(1) == y.squeeze(1)).sum())
+            loss_sum, hits = train_step(emb, clf, loss_fn, opt, sched, x, labels[idx], cfg)
+            tot += loss_sum
+            correct += hits
             seen += len(idx)
         history.append({"epoch": epoch, "loss": tot / max(seen, 1), "train_acc": correct / max(seen, 1)})
     emb.eval()

@@ -66,10 +66,32 @@ def epoch_plan(n_utts: int, cfg: dict, rng: np.random.Generator) -> list[list[tu
     return batches
 
 
+def speaker_loss(cfg: dict):
+    """The speaker-classification loss of the config: additive angular margin (AAM-softmax) or cross-entropy."""
+    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
+    if cfg["loss"] == "aam":
+        return LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
+    ce = torch.nn.CrossEntropyLoss()
+    return lambda out, y: ce(out, y.squeeze(1))
+
+
+def train_step(embedder, classifier, loss_fn, opt, sched, x, labels, cfg: dict) -> tuple[float, int]:
+    """One optimiser step on a batch x of speakers `labels`; returns (summed loss, correct predictions). Shared by
+    the waveform x-vector attacker and the attacker on ASR representations (pydeid.asr.phi_attack)."""
+    y = labels.unsqueeze(1)
+    emb = embedder(x)
+    out = classifier(emb.unsqueeze(1)) if cfg["loss"] == "aam" else classifier(emb)
+    loss = loss_fn(out, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    return float(loss.detach()) * len(labels), int((out.reshape(len(labels), -1).argmax(1) == y.squeeze(1)).sum())
+
+
 def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0,
                    progress: bool | None = None) -> dict:
     """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary."""
-    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
     from tqdm import tqdm
 
     data = DataDir.read(data_dir)
@@ -85,11 +107,7 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
     rng = np.random.default_rng(seed)
     embedder = SpeakerEmbedder(cfg)
     classifier = build_classifier(cfg, embedder.dim, len(speakers))
-    if cfg["loss"] == "aam":
-        loss_fn = LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
-    else:
-        ce = torch.nn.CrossEntropyLoss()
-        loss_fn = lambda out, y: ce(out, y.squeeze(1))  # noqa: E731
+    loss_fn = speaker_loss(cfg)
     params = list(embedder.parameters()) + list(classifier.parameters())
     opt = torch.optim.Adam(params, lr=cfg["lr"], weight_decay=cfg["weight_decay"])
 
@@ -110,16 +128,9 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
         loader = torch.utils.data.DataLoader(dataset, batch_sampler=plan, num_workers=cfg["num_workers"])
         tot_loss, correct, seen = 0.0, 0, 0
         for wav, idx in loader:
-            y = labels[idx].unsqueeze(1)
-            emb = embedder(wav)
-            out = classifier(emb.unsqueeze(1)) if cfg["loss"] == "aam" else classifier(emb)
-            loss = loss_fn(out, y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot_loss += float(loss.detach()) * len(idx)
-            correct += int((out.reshape(len(idx), -1).argmax(1) == y.squeeze(1)).sum())
+            loss_sum, hits = train_step(embedder, classifier, loss_fn, opt, sched, wav, labels[idx], cfg)
+            tot_loss += loss_sum
+            correct += hits
             seen += len(idx)
             bar.update(1)
         history.append({"epoch": epoch, "loss": tot_loss / max(seen, 1), "train_acc": correct / max(seen, 1)})
