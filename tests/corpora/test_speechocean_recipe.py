@@ -134,3 +134,14 @@ def test_voice_config_variants_accepted(repo_root, tmp_path):
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:range mcadams:vtln3 voicemask:target",
                         "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
+
+
+def test_shifted_configs_must_name_a_voice_config(repo_root, tmp_path):
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:-", "--shifted-configs", "mcadams:range",
+                        "--stop-stage", "0"], cwd=rec, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "--shifted-configs mcadams:range is not one of --voice-configs" in p.stderr, p.stderr
+    assert not (rec / "data").exists()
+    ok = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:-", "--shifted-configs", "mcadams:-",
+                         "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stderr

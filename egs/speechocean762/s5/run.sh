@@ -137,6 +137,12 @@ for vc in $voice_configs; do
     done
   fi
 done
+if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --voice-configs would silently drop its attack
+  for sc in $shifted_configs; do
+    [[ " $voice_configs " == *" $sc "* ]] ||
+      { echo "$0: --shifted-configs $sc is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
+  done
+fi
 for b in general_lm corpus_lm vctk_table same_draws; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
