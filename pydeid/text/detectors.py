@@ -21,6 +21,7 @@ from typing import Sequence
 
 from .grammars import GrammarConfig, GrammarDetector
 from .spans import Span, combine
+from .truecase import is_lower_case
 
 _CAP_STOP = {"I", "I'm", "I'll", "I've", "I'd", "OK", "Okay", "O.K.", "Oh", "Yes", "No", "Hello", "Hi", "Well",
              "So", "Good", "Thank", "Thanks", "Bye", "Goodbye", "Please", "Sorry", "Alright", "Sure", "Ah", "Uh", "Um"}
@@ -181,6 +182,9 @@ class Detection:
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
+        if name == "spacy" and is_lower_case(self._tokens):
+            spans = [s for s in spans if not (s.type == "ORG" and all(
+                t.lower().strip(".,!?") in PLATFORMS or t.lower() in ("'s", "the") for t in self._tokens[s.start:s.end]))]
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -272,6 +276,17 @@ def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
 
 # names of voice assistants, said to wake the device ("olly play jazz", "hey siri"): products, not persons
 WAKE_WORDS = {"olly", "alexa", "siri", "cortana", "bixby", "jarvis"}
+# assistants whose name is also a company: a wake word only at the sentence start or after "ok"/"hey"
+# ("ok google play rock music"; "the closing price for google" keeps it)
+_WAKE_COMPANIES = {"google", "amazon", "echo"}
+_WAKE_CALLS = {"ok", "okay", "hey", "hi"}
+# platforms and broadcasters a voice command operates ("post to twitter", "news from the bbc", "turn on the wemo
+# plug"): public services, not personal data. On ASR-style text, where spaCy runs on truecased words, a span that
+# is only such a name is no organisation; cased text is left to spaCy (a call about Facebook's revenue names it).
+PLATFORMS = {"facebook", "twitter", "instagram", "whatsapp", "snapchat", "linkedin", "tiktok", "reddit", "pinterest",
+             "wikipedia", "gmail", "google", "yahoo", "bing", "skype", "zoom", "telegram", "messenger", "cnn", "bbc",
+             "nbc", "cbs", "abc", "fox", "espn", "npr", "msnbc", "sky", "sirius", "siriusxm", "apple", "android",
+             "ipad", "iphone", "ipod", "kindle", "wemo", "hue", "nest", "roku", "chromecast", "xbox", "playstation"}
 
 
 def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
@@ -280,7 +295,8 @@ def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     from .gazetteer import common_words
 
     def wake(i):
-        return tokens[i].lower().strip(".,!?") in WAKE_WORDS
+        w = tokens[i].lower().strip(".,!?")
+        return w in WAKE_WORDS or w in _WAKE_COMPANIES and (i == 0 or tokens[i - 1].lower() in _WAKE_CALLS)
     out = []
     for s in spans:
         if s.type not in ("PER", "ORG", "LOC") or not any(wake(i) for i in range(s.start, s.end)):

@@ -323,3 +323,30 @@ def test_spoken_quantity_is_not_a_digit_string_without_context():
 def test_spacy_runs_ner_only(default_detection):
     nlp = default_detection.detectors["spacy"].nlp
     assert nlp.pipe_names == ["ner"]     # the shared tok2vec feeds only the excluded tagger/parser
+
+
+# ------------------------------------------------------------------------------------------ session 6 rules
+def test_truecaser_writes_the_more_frequent_casing(default_detection):
+    tc = default_detection.detectors["spacy"].truecaser
+    assert tc is not None           # the default pipeline (en_core_web_md) carries the frequency-ordered vector keys
+    assert tc.truecase("when is bruno mars coming to sacramento".split()) == \
+        ["when", "is", "Bruno", "Mars", "coming", "to", "Sacramento"]
+    assert tc.truecase("the news on cnn tomorrow".split()) == ["the", "news", "on", "CNN", "tomorrow"]
+    assert tc.word("qzxvbnm") == "qzxvbnm"            # a word the table does not know stays as it is
+    assert tc.word("Happy") == "Happy"                # cased input is never rewritten
+
+
+def test_lower_case_names_are_found_through_truecasing(default_detection):
+    # spaCy on the raw lower-case words finds no person here; on the truecased words it does
+    assert _detect(default_detection, "when was dolly parton born") == [("dolly parton", "PER")]
+    assert _detect(default_detection, "what is barack obama doing right now") == [("barack obama", "PER")]
+    # ... and common words stay common: nothing but the date and the part of day
+    assert _detect(default_detection, "set an alarm for tomorrow morning") == [("tomorrow", "DATE"),
+                                                                               ("morning", "TIME")]
+
+
+def test_platforms_and_company_wake_words_on_asr_text(default_detection):
+    assert _detect(default_detection, "post a status on twitter") == []
+    assert _detect(default_detection, "ok google call john smith") == [("john smith", "PER")]
+    # cased text is spaCy's: a company named in a business call stays an organisation
+    assert ("Facebook 's", "ORG") in _detect(default_detection, "Facebook 's revenue grew in the third quarter")
