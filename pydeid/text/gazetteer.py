@@ -24,6 +24,8 @@ PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-
                    "meet", "meeting", "with", "tell", "ask", "remind", "invite", "contact", "dial", "named", "called",
                    "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "dr", "dr.", "doctor", "sir", "madam", "uncle",
                    "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
+# prepositions and conjunctions: context for a name that is no common word, not for one that is ("want to add")
+WEAK_PERSON_TRIGGERS = {"to", "and", "for", "by", "from", "with"}
 PLACE_TRIGGERS = {"in", "at", "from", "to", "near", "around", "into", "towards", "toward", "visit", "visiting",
                   "of", "for", "outside", "inside", "across", "through", "via"}
 # titles of works are not personal data: a name-like span right after "the book", "this album", or right before
@@ -95,11 +97,64 @@ def common_words() -> frozenset:
     return frozenset({w.lower() for w in Lorem.word_list} | {w.lower() for w in STOP_WORDS} | EXTRA_COMMON)
 
 
+# Faker's English-language person providers: "en" holds the long US list (7,203 first names), the others the
+# names of the UK, Ireland, India, New Zealand, Pakistan and Kenya
+NAME_LOCALES = ("en", "en_US", "en_GB", "en_IE", "en_IN", "en_NZ", "en_PK", "en_KE")
+
+
 @functools.lru_cache(maxsize=1)
 def person_names() -> tuple[frozenset, frozenset]:
+    import importlib
+    first, last = set(), set()
+    for loc in NAME_LOCALES:
+        P = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
+            v = P.__dict__.get(attr, ())
+            first |= {x for x in v if isinstance(x, str)}
+        last |= {x for x in P.__dict__.get("last_names", ()) if isinstance(x, str)}
+    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in last)
+
+
+@functools.lru_cache(maxsize=1)
+def usual_first_names() -> frozenset:
+    """Faker en_US's 690 first names (weighted by frequency of use in the US): the names a common word may be."""
     from faker.providers.person.en_US import Provider as P
     first = set(P.first_names_male) | set(P.first_names_female) | set(getattr(P, "first_names_nonbinary", ()))
-    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in P.last_names)
+    return frozenset(_norm(x) for x in first)
+
+
+# a lower-case word whose lower-case form is the usual one and ranks among this many most frequent keys of the
+# default pipeline's vector table is an English word ("cook", "melody", "mark"), not a name, unless context says so
+COMMON_RANK = 100_000
+
+
+@functools.lru_cache(maxsize=1)
+def _default_truecaser():
+    try:
+        from .spacy_ner import DEFAULT_SPACY_MODEL, SpacyUnavailable, _truecaser
+        return _truecaser(DEFAULT_SPACY_MODEL)
+    except (ImportError, OSError, SpacyUnavailable):
+        return None
+
+
+# nationalities and languages are capitalised like names and some are first names in the lists ("French")
+DEMONYMS = {"american", "british", "english", "french", "german", "spanish", "italian", "portuguese", "dutch",
+            "irish", "scottish", "welsh", "swiss", "swedish", "danish", "norwegian", "finnish", "polish", "russian",
+            "greek", "turkish", "chinese", "japanese", "korean", "thai", "vietnamese", "indian", "pakistani",
+            "mexican", "brazilian", "canadian", "australian", "african", "asian", "european", "latin", "arabic",
+            "persian", "cuban", "jamaican", "filipino", "indonesian", "egyptian", "moroccan", "ethiopian",
+            "nigerian", "kenyan", "israeli", "lebanese", "hungarian", "czech", "austrian", "belgian", "romanian"}
+
+
+def is_common(w: str, tc=None) -> bool:
+    """An English word rather than a name: in the word lists above, or (with the frequency table of the default
+    pipeline) more frequent in lower case than capitalised and among the COMMON_RANK most frequent forms."""
+    if w in common_words() or w in DEMONYMS:
+        return True
+    if tc is None or not w.isalpha():
+        return False
+    r = tc.rank(w)
+    return r is not None and r < COMMON_RANK and tc.word(w) == w
 
 
 @functools.lru_cache(maxsize=1)
@@ -138,9 +193,17 @@ class GazetteerDetector:
     def __init__(self, person_type: str = "PER", place_type: str = "LOC"):
         self.person_type = person_type
         self.place_type = place_type
-        self.common = common_words()
         self.first, self.last = person_names()
+        self.first_usual = usual_first_names()
+        self.tc = _default_truecaser()
+        self._common_cache: dict[str, bool] = {}
         self.places, self.max_place = place_names()
+
+    def common(self, w: str) -> bool:
+        c = self._common_cache.get(w)
+        if c is None:
+            c = self._common_cache[w] = is_common(w, self.tc)
+        return c
 
     def _places(self, low: list[str]) -> list[tuple[int, int]]:
         out, i = [], 0
@@ -157,7 +220,7 @@ class GazetteerDetector:
             n, pop = hit
             words = low[i:i + n]
             ctx = i > 0 and low[i - 1] in PLACE_TRIGGERS
-            ambiguous = all(w in self.common or w in self.first or w in self.last for w in words)
+            ambiguous = all(self.common(w) or w in self.first or w in self.last for w in words)
             if n == 1 and pop < _SAFE_PLACES_MIN_POP and not ctx:
                 ambiguous = ambiguous or len(words[0]) <= 3
             if not ambiguous or ctx:
@@ -165,8 +228,10 @@ class GazetteerDetector:
             i += n
         return out
 
-    def _persons(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+    def _persons(self, low: list[str], taken: list[bool], poss: list[bool] | None = None) -> list[tuple[int, int]]:
+        """Runs of up to four name words; a possessive ends a run ("cassie's punk rock workout playlist")."""
         out, i = [], 0
+        poss = poss or [False] * len(low)
         is_name = [(w in self.first or w in self.last) and not taken[k] for k, w in enumerate(low)]
         while i < len(low):
             if not is_name[i]:
@@ -175,19 +240,28 @@ class GazetteerDetector:
             j = i
             while j < len(low) and is_name[j] and j - i < 4:
                 j += 1
+                if poss[j - 1]:
+                    break
             words = low[i:j]
-            ctx = i > 0 and low[i - 1] in PERSON_TRIGGERS
-            strong = [w for w in words if w not in self.common]
+            trig = low[i - 1] if i > 0 else ""
+            ctx = trig in PERSON_TRIGGERS
+            strong = [w for w in words if not self.common(w)]
             has_first = any(w in self.first for w in words)
-            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and has_first)
+            # a common word that is a first name is a name after a trigger ("call will") only when the name is a
+            # usual one (Faker en_US), and only after a strong trigger ("want to add" is no name)
+            usual = any(w in self.first_usual for w in words) and trig not in WEAK_PERSON_TRIGGERS
+            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and usual)
             if keep:
                 # drop common-word edges that are not supported by the context ("john good" keeps good: a
-                # surname after a first name; "will john" drops will)
-                while words and words[0] in self.common and not (ctx and words[0] in self.first) \
+                # surname after a first name; "will john" drops will; "robin hood rescuing" drops rescuing)
+                while words and self.common(words[0]) and not (ctx and usual and words[0] in self.first) \
                         and len(words) > 1:
                     i += 1
                     words = words[1:]
-                out.append((i, j))
+                while len(words) > 1 and self.common(words[-1]) and not (
+                        words[-1] in self.last and words[-2] in self.first and not self.common(words[-2])):
+                    words = words[:-1]
+                out.append((i, i + len(words)))
             i = j
         return out
 
@@ -217,7 +291,8 @@ class GazetteerDetector:
         spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
         # a possessive name ("cristina's playlist") is looked up without its "'s"
         stem = [w[:-2] if w.endswith("'s") and len(w) > 3 else w for w in low]
-        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken)]
+        poss = [w != x for w, x in zip(stem, low)]
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken, poss)]
         return sorted(spans, key=lambda s: s.start)
 
 
@@ -225,6 +300,8 @@ def is_sentence_start(tokens: Sequence[str], i: int) -> bool:
     return i == 0 or tokens[i - 1].endswith(_SENT_END_CHARS) and tokens[i - 1] not in ("Mr.", "Mrs.", "Dr.", "Ms.")
 
 
+_VERB_NOUNS = {"book", "show", "record", "play"}
+_VERB_SUBJECTS = {"to", "please", "can", "could", "would", "will", "i", "we", "you", "me", "and", "then", "also"}
 _TITLE_GLUE = {"of", "the", "and", "&", "a", "an", "for", "on", "to", "or", "-", ":", "'s"}
 
 
@@ -285,13 +362,20 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
             k -= 1
         before = low[k] if k >= 0 else ""
         after = low[b] if b < len(low) else ""
-        if before in CREATIVE_WORDS or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
+        # "Book The Fry Bread House", "I want to book the City Tavern": the verb, not a work noun
+        verb = before in _VERB_NOUNS and (k == 0 or low[k - 1] in _VERB_SUBJECTS)
+        if before in CREATIVE_WORDS and not verb or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
                                                  "trilogy", "novel", "book", "movie", "film"):
             continue
         if b > a:
             title, a2, b2 = _title_run(tokens, a, b, covered)
             if title:
                 continue
+            # a possessive ends a name: "cassie's Punk Rock Workout playlist" is an owner and a title
+            if low[b - 1].endswith("'s"):
+                b2 = b
+            if a > 0 and low[a - 1].endswith("'s"):
+                a2 = a
             while a2 < a and low[a2] in common:    # "The", "This", "My" are not absorbed into a name
                 a2 += 1
             while b2 > b and low[b2 - 1] in common:

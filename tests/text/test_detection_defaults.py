@@ -34,9 +34,9 @@ def _grammar(text):
 # ------------------------------------------------------------------------------------------ defaults
 def test_default_set_needs_no_model_and_flair_joins_with_one():
     cfg = DetectionConfig()
-    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "categories"]
-    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "categories",
-                                                                       "flair"]
+    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "cues", "categories"]
+    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "cues",
+                                                                       "categories", "flair"]
 
 
 def test_default_detectors_on_cased_and_asr_text(default_detection):
@@ -350,3 +350,40 @@ def test_platforms_and_company_wake_words_on_asr_text(default_detection):
     assert _detect(default_detection, "ok google call john smith") == [("john smith", "PER")]
     # cased text is spaCy's: a company named in a business call stays an organisation
     assert ("Facebook 's", "ORG") in _detect(default_detection, "Facebook 's revenue grew in the third quarter")
+
+
+def test_gazetteer_names_from_faker_english_locales_and_frequency_common_words():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    # "clarice" is in Faker's long English list, not in en_US's 690 names
+    assert found("add this song to clarice's latino caliente playlist") == [("clarice's", "PER")]
+    # "add" and "cook" are names in the lists, and English words by the frequency table: no name after "to"
+    assert ("add", "PER") not in found("i want to add a song by w c clark to my playlist")
+    assert not [x for x in found("tell me how to cook a turkey") if x[1] == "PER"]
+    # a usual first name that is a common word still counts after a strong trigger
+    assert found("call john good about the price") == [("john good", "PER")]
+
+
+def test_a_possessive_ends_a_name(default_detection):
+    got = _detect(default_detection, "Add the track to cassie's Punk Rock Workout playlist")
+    assert got == [("cassie's", "PER")]
+
+
+def test_capitalised_names_after_cue_words(default_detection):
+    got = _detect(default_detection, "I want a table for 9 in Loyola at Gus Stevens Seafood Restaurant & "
+                                     "Buccaneer Lounge")
+    assert ("Gus Stevens Seafood Restaurant & Buccaneer Lounge", "ORG") in got
+    assert _detect(default_detection, "Find films at North American Cinemas") == [("North American Cinemas", "ORG")]
+    assert _detect(default_detection, "Book The Fry Bread House for seven") == [("The Fry Bread House", "ORG")]
+    # not after a cue, or only common words, job titles or acronyms: nothing
+    assert _detect(default_detection, "Please turn to Slide 5 of the deck") == []
+    from pydeid.text.cue_names import CueNameDetector
+    toks = "Revenue fell in COVID times , said the Chief Executive Officer".split()
+    assert CueNameDetector().detect(toks) == []
+    toks = "Play a song from Helena Michaelsen on Spotify".split()       # two names, never one across "on"
+    assert _found(toks, CueNameDetector().detect(toks)) == [("Helena Michaelsen", "LOC")]
+    assert CueNameDetector().detect("a table at gus stevens seafood restaurant".split()) == []   # cased text only
