@@ -66,6 +66,10 @@ class Truecaser:
         return [self.word(t) for t in tokens]
 
 
+_PRONOUN_I = {"I", "I'm", "I'll", "I've", "I'd", "I.", "I,"}
+
+
 def is_lower_case(tokens: Sequence[str]) -> bool:
-    """ASR-style text: no upper-case letter anywhere in the sentence."""
-    return not any(c.isupper() for t in tokens for c in t)
+    """Text written without casing: no upper-case letter after the first word (ASR output; typed commands that
+    capitalise only their first word, "Add morten harket to this is puccini"), the pronoun "I" aside."""
+    return not any(c.isupper() for t in tokens[1:] if t not in _PRONOUN_I for c in t)

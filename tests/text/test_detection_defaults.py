@@ -340,6 +340,11 @@ def test_lower_case_names_are_found_through_truecasing(default_detection):
     # spaCy on the raw lower-case words finds no person here; on the truecased words it does
     assert _detect(default_detection, "when was dolly parton born") == [("dolly parton", "PER")]
     assert _detect(default_detection, "what is barack obama doing right now") == [("barack obama", "PER")]
+    # typed commands that capitalise only their first word are truecased too; a cased sentence is not
+    from pydeid.text.truecase import is_lower_case
+    assert is_lower_case("When was dolly parton born".split()) and is_lower_case("I want to add it".split())
+    assert not is_lower_case("When was Dolly parton born".split())
+    assert _detect(default_detection, "When was dolly parton born") == [("dolly parton", "PER")]
     # ... and common words stay common: nothing but the date and the part of day
     assert _detect(default_detection, "set an alarm for tomorrow morning") == [("tomorrow", "DATE"),
                                                                                ("morning", "TIME")]
