@@ -187,9 +187,10 @@ class Detection:
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
-        if name == "spacy" and is_lower_case(self._tokens):
+        if name == "spacy" and is_lower_case(self._tokens):    # the platform as written in lower case only
             spans = [s for s in spans if not (s.type == "ORG" and all(
-                t.lower().strip(".,!?") in PLATFORMS or t.lower() in ("'s", "the") for t in self._tokens[s.start:s.end]))]
+                t.islower() and (t.strip(".,!?") in PLATFORMS or t in ("'s", "the"))
+                for t in self._tokens[s.start:s.end]))]
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -287,7 +288,8 @@ _WAKE_COMPANIES = {"google", "amazon", "echo"}
 _WAKE_CALLS = {"ok", "okay", "hey", "hi"}
 # platforms and broadcasters a voice command operates ("post to twitter", "news from the bbc", "turn on the wemo
 # plug"): public services, not personal data. On ASR-style text, where spaCy runs on truecased words, a span that
-# is only such a name is no organisation; cased text is left to spaCy (a call about Facebook's revenue names it).
+# is only such a name written in lower case is no organisation; a capitalised one is left to spaCy (a call about
+# Facebook's revenue names it).
 PLATFORMS = {"facebook", "twitter", "instagram", "whatsapp", "snapchat", "linkedin", "tiktok", "reddit", "pinterest",
              "wikipedia", "gmail", "google", "yahoo", "bing", "skype", "zoom", "telegram", "messenger", "cnn", "bbc",
              "nbc", "cbs", "abc", "fox", "espn", "npr", "msnbc", "sky", "sirius", "siriusxm", "apple", "android",
