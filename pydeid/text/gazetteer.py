@@ -56,6 +56,11 @@ US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "H
                   "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
                   "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
                   "WI", "WY", "DC", "PR", "AS", "GU", "VI", "FM", "MH", "MP", "PW"}
+_STATE_CODES_LOWER = {c.lower() for c in US_STATE_CODES}
+_CODE_WORDS = {"in", "or", "me", "hi", "oh", "ok", "id", "as", "de", "la", "al", "co", "ma", "mo", "ne", "pa", "md",
+               "ms", "mi", "wa", "ga", "pr", "sc", "ct", "ar", "ca", "ia", "ks", "va", "vi", "ky", "nd", "mt", "fm",
+               "mh", "mp", "pw", "gu", "dc", "un", "an", "at", "be", "by", "do", "go", "he", "if", "is", "it", "my",
+               "no", "of", "on", "so", "to", "up", "us", "we"} - {"pa", "ca", "ga", "wa", "va", "md", "mi", "ky"}
 _SENT_END_CHARS = (".", "?", "!")
 # words of home-assistant commands and music requests that are also names or places in the lists
 EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song", "songs", "music", "radio", "news",
@@ -220,7 +225,9 @@ class GazetteerDetector:
             n, pop = hit
             words = low[i:i + n]
             ctx = i > 0 and low[i - 1] in PLACE_TRIGGERS
-            ambiguous = all(self.common(w) or w in self.first or w in self.last for w in words)
+            # a city of a million people or a country is a place even when it is also a name ("london", "paris")
+            ambiguous = all(self.common(w) or (w in self.first or w in self.last) and pop < _SAFE_PLACES_MIN_POP
+                            for w in words)
             if n == 1 and pop < _SAFE_PLACES_MIN_POP and not ctx:
                 ambiguous = ambiguous or len(words[0]) <= 3
             if not ambiguous or ctx:
@@ -282,7 +289,11 @@ class GazetteerDetector:
         places = self._places(low)
         # a US state code after a comma or "in" ("Springfield, IL", "in CA"), written in capitals
         places += [(i, i + 1) for i, t in enumerate(tokens) if t in US_STATE_CODES and i > 0
-                   and low[i - 1] in (",", "in") and not any(a <= i < b for a, b in places)]
+                   and (tokens[i - 1] == "," or low[i - 1] == "in") and not any(a <= i < b for a, b in places)]
+        # ASR-style: a lower-case state code right after a place ("orlando fl", "new brighton pa"), unless the
+        # code is also an English word ("in", "or", "me", "hi")
+        places = [(a, b + 1) if b < len(tokens) and tokens[b] in _STATE_CODES_LOWER and tokens[b] not in _CODE_WORDS
+                  else (a, b) for a, b in places]
         taken = [False] * len(low)
         for a, b in places:
             for k in range(a, b):

@@ -78,7 +78,7 @@ def token_category(tok: str) -> str:
         return "H"
     if low in _MONTHS:
         return "M"
-    if low in WEEKDAYS:
+    if low in WEEKDAYS or low.endswith("s") and low[:-1] in WEEKDAYS:   # "on wednesdays"
         return "w"
     if low in ("o'clock", "oclock"):
         return "c"
@@ -183,7 +183,7 @@ GRAMMARS: list[tuple[str, str]] = [
     ("email", r"[^@d,.](?:d[^@d,])*@[^@d,](?:d[^@d,])*dL|\.(?:d[^@d,])*@[^@d,](?:d[^@d,])*dL"),
     ("date", r"V"),
     ("date", rf"x?w,?(?:t?{_ORD}(?:fM)?)?"),
-    ("date", rf"t?{_ORD},?fM(?:,?f?{_YEAR})?"),
+    ("date", rf"t?{_ORD},?f?M(?:,?f?{_YEAR})?"),                 # the fifth of april, fifth april
     ("date", rf"M,?t?(?:{_ORD}|[DW]|T|YD?)(?:,?f?{_YEAR})?"),
     ("date", rf"Mf{_YEAR}"),
     ("date", r"M"),
@@ -203,7 +203,7 @@ GRAMMARS: list[tuple[str, str]] = [
     ("clock", r"[DT](?:YD?|DD|T)"),
     ("time", rf"{_NUMT}{_NUMT}?m(?:itg)?"),
     ("time", rf"{_NUMT}{_NUMT}?(?:c)?itg"),
-    ("time", r"n|xg"),
+    ("time", r"n|xg|(?<=[rw])g"),                                # this morning; (tomorrow) morning
     ("time", rf"(?<=@){_NUMT}{_NUMT}?(?=[^DWRTYHmc]|$)"),
     ("amount", r"G|SW"),
     ("amount", rf"{_NUMW}+\$(?:&{_NUMW}+\$)?"),

@@ -392,3 +392,27 @@ def test_capitalised_names_after_cue_words(default_detection):
     toks = "Play a song from Helena Michaelsen on Spotify".split()       # two names, never one across "on"
     assert _found(toks, CueNameDetector().detect(toks)) == [("Helena Michaelsen", "LOC")]
     assert CueNameDetector().detect("a table at gus stevens seafood restaurant".split()) == []   # cased text only
+
+
+def test_dates_without_of_plural_weekdays_and_parts_of_a_named_day():
+    assert _grammar("remind me on fifth april there is a meeting") == [("fifth april", "date")]
+    assert _grammar("set a reminder for wednesdays at two pm") == [("wednesdays", "date"), ("two pm", "time")]
+    assert _grammar("make a pizza tomorrow morning") == [("tomorrow", "date"), ("morning", "time")]
+    # a part of day alone is no time; "the fifth" before a modal verb stays a bare ordinal date, not a month
+    assert _grammar("good morning to you") == []
+    assert _grammar("the fifth may be fine") == [("the fifth", "date")]
+
+
+def test_state_codes_and_big_cities_in_the_gazetteer():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    assert found("what is the current time in orlando fl") == [("orlando fl", "LOC")]
+    assert found("weather in boston in the morning") == [("boston", "LOC")]          # "in" is no state code
+    assert found("weather in Harper , ME") == [("Harper", "LOC"), ("ME", "LOC")]
+    # a city of millions that is also a first name in the lists is a place; a small one needs context
+    assert found("i live in paris or london") == [("paris", "LOC"), ("london", "LOC")]
+    assert found("call jackson tomorrow") == [("jackson", "PER")]
