@@ -90,6 +90,10 @@ def token_category(tok: str) -> str:
         return "n"
     if low in DAYPARTS:
         return "g"
+    if low in MEALS:
+        return "h"
+    if low == "time" or low == "times":
+        return "v"
     if low in CURRENCY_WORDS:
         return "$"
     if low in RELATIVE_DAYS:
@@ -151,6 +155,8 @@ def token_category(tok: str) -> str:
     return "."
 
 
+# meals name a time of day after "at" or before "time" ("at lunch", "brunch time"); alone they are food
+MEALS = {"breakfast", "brunch", "lunch", "lunchtime", "dinner", "supper", "meal", "tea"}
 _AMBIGUOUS_MONTHS = {"may", "march"}   # also a modal verb / a verb: a month only when cased or next to a day
 
 
@@ -204,6 +210,7 @@ GRAMMARS: list[tuple[str, str]] = [
     ("time", rf"{_NUMT}{_NUMT}?m(?:itg)?"),
     ("time", rf"{_NUMT}{_NUMT}?(?:c)?itg"),
     ("time", r"n|xg|(?<=[rw])g"),                                # this morning; (tomorrow) morning
+    ("time", r"(?<=@)h|h(?=v)"),                                 # at lunch, (at) dinner (time), brunch (time)
     ("time", rf"(?<=@){_NUMT}{_NUMT}?(?=[^DWRTYHmc]|$)"),
     ("amount", r"G|SW"),
     ("amount", rf"{_NUMW}+\$(?:&{_NUMW}+\$)?"),

@@ -398,6 +398,11 @@ def test_dates_without_of_plural_weekdays_and_parts_of_a_named_day():
     assert _grammar("remind me on fifth april there is a meeting") == [("fifth april", "date")]
     assert _grammar("set a reminder for wednesdays at two pm") == [("wednesdays", "date"), ("two pm", "time")]
     assert _grammar("make a pizza tomorrow morning") == [("tomorrow", "date"), ("morning", "time")]
+    # a meal after "at" or before "time" is a time of day; a meal as food is not
+    assert _grammar("Will it be warmer at lunch in Prentice") == [("lunch", "time")]
+    assert _grammar("find a brunch time cinema") == [("brunch", "time")]
+    assert _grammar("remind me to meet joe for lunch tomorrow") == [("tomorrow", "date")]
+    assert _grammar("order a meal from a nice restaurant") == []
     # a part of day alone is no time; "the fifth" before a modal verb stays a bare ordinal date, not a month
     assert _grammar("good morning to you") == []
     assert _grammar("the fifth may be fine") == [("the fifth", "date")]
