@@ -378,7 +378,9 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
         if before in CREATIVE_WORDS and not verb or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
                                                  "trilogy", "novel", "book", "movie", "film"):
             continue
-        if b > a:
+        # only a capitalised span can be part of a run of title-case words ("add brad kane to the Pumping Iron
+        # soundtrack": the name is written in lower case, the title is not)
+        if b > a and any(tokens[k][:1].isupper() for k in range(a, b)):
             title, a2, b2 = _title_run(tokens, a, b, covered)
             if title:
                 continue

@@ -421,3 +421,9 @@ def test_state_codes_and_big_cities_in_the_gazetteer():
     # a city of millions that is also a first name in the lists is a place; a small one needs context
     assert found("i live in paris or london") == [("paris", "LOC"), ("london", "LOC")]
     assert found("call jackson tomorrow") == [("jackson", "PER")]
+
+
+def test_a_lower_case_name_is_never_part_of_a_title_case_run(default_detection):
+    assert ("brad kane", "PER") in _detect(default_detection, "Add brad kane to the Pumping Iron soundtrack .")
+    # a capitalised span glued into a title-case run still is a title
+    assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
