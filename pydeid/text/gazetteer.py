@@ -24,6 +24,9 @@ PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-
                    "meet", "meeting", "with", "tell", "ask", "remind", "invite", "contact", "dial", "named", "called",
                    "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "dr", "dr.", "doctor", "sir", "madam", "uncle",
                    "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
+# verbs and nouns of contacting someone: an unknown word right after them is a name ("call enalen")
+ADDRESS_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
+                    "dial", "meet", "meeting", "invite", "contact", "remind", "tell", "ask", "named", "called"}
 # prepositions and conjunctions: context for a name that is no common word, not for one that is ("want to add")
 WEAK_PERSON_TRIGGERS = {"to", "and", "for", "by", "from", "with"}
 PLACE_TRIGGERS = {"in", "at", "from", "to", "near", "around", "into", "towards", "toward", "visit", "visiting",
@@ -230,6 +233,11 @@ class GazetteerDetector:
                             for w in words)
             if n == 1 and pop < _SAFE_PLACES_MIN_POP and not ctx:
                 ambiguous = ambiguous or len(words[0]) <= 3
+            # "to", "for", "of" come before verbs and nouns as often as before places: a place that is an English
+            # word ("to buy", "for sale", "to deal") needs a stronger trigger ("in buy", "near reading")
+            if ctx and low[i - 1] in ("to", "for", "of") and all(self.common(w) for w in words) and \
+                    pop < _SAFE_PLACES_MIN_POP:
+                ctx = False
             if not ambiguous or ctx:
                 out.append((i, i + n))
             i += n
@@ -303,8 +311,39 @@ class GazetteerDetector:
         # a possessive name ("cristina's playlist") is looked up without its "'s"
         stem = [w[:-2] if w.endswith("'s") and len(w) > 3 else w for w in low]
         poss = [w != x for w, x in zip(stem, low)]
-        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken, poss)]
+        persons = self._persons(stem, taken, poss)
+        for a, b in persons:
+            for k in range(a, b):
+                taken[k] = True
+        persons += self._addressees(stem, taken)
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
         return sorted(spans, key=lambda s: s.start)
+
+    def _unknown_word(self, w: str) -> bool:
+        """A word the lists and the frequency table do not know as an English word: a rare name ("enalen",
+        "ashmit") more often than not."""
+        if len(w) < 3 or not w.isalpha() or self.common(w) or self.tc is None:
+            return False
+        r = self.tc.rank(w)
+        return r is None or r >= COMMON_RANK or self.tc.word(w) != w
+
+    def _addressees(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+        """A name the lists do not hold, right after a verb of contacting ("call enalen", "send email to ashmit",
+        "meet with okonkwo"): one or two unknown words."""
+        out = []
+        for i in range(1, len(low)):
+            trig = low[i - 1]
+            contact = trig in ADDRESS_TRIGGERS or trig in ("to", "with", "from") and i > 1 and \
+                low[i - 2] in ADDRESS_TRIGGERS | {"send", "sent", "write", "reply", "talk", "speak", "chat"}
+            if not contact or taken[i] or not self._unknown_word(low[i]):
+                continue
+            j = i + 1
+            if j < len(low) and not taken[j] and (self._unknown_word(low[j]) or low[j] in self.last):
+                j += 1
+            out.append((i, j))
+            for k in range(i, j):
+                taken[k] = True
+        return out
 
 
 def is_sentence_start(tokens: Sequence[str], i: int) -> bool:

@@ -427,3 +427,21 @@ def test_a_lower_case_name_is_never_part_of_a_title_case_run(default_detection):
     assert ("brad kane", "PER") in _detect(default_detection, "Add brad kane to the Pumping Iron soundtrack .")
     # a capitalised span glued into a title-case run still is a title
     assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
+
+
+def test_unknown_names_after_contact_verbs_and_places_after_weak_triggers():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    # names no list holds, right after a verb of contacting
+    assert found("send email to enalen i am going to send the files") == [("enalen", "PER")]
+    assert found("text okonkwo adebayo that i am late") == [("okonkwo adebayo", "PER")]
+    # common words after the same verbs are not names
+    assert found("call mom now") == [] and found("call back later") == [] and found("call the office") == []
+    # a place that is an English word needs more than "to" ("to buy" is a verb); a real trigger still works
+    assert found("remind me to buy milk") == []
+    assert found("weather in reading") == [("reading", "LOC")]
+    assert found("fly to paris") == [("paris", "LOC")]
