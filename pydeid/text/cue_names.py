@@ -3,7 +3,7 @@ businesses that a pretrained NER misses ("a table at Gus Stevens Seafood Restaur
 North American Cinemas", "a brasserie in Rixford").
 
 A run of capitalised words (joined by "&", "of", "the" between two capitalised words) that starts right
-after a cue ("at", "in", "near", "from", "to", "book", "reserve" ...; an article may sit between) is a name when at
+after a cue ("at", "in", "near", "from", "to", "book", "reserve", "by" ...; an article may sit between) is a name when at
 least one of its words is not a common English word (gazetteer.is_common: the word lists and the frequency table of
 the default pipeline) or it ends in a venue word ("Star Theatres", "City Tavern"). Sentence-initial words, months
 and weekdays, honorifics and job titles ("to Chief Executive Officer"), and all-capital acronyms ("in COVID")
@@ -19,7 +19,7 @@ from typing import Sequence
 from .spans import Span
 
 CUES = {"at", "in", "near", "from", "to", "into", "around", "outside", "inside", "visit", "visiting", "book",
-        "reserve", "towards", "toward", "via"}
+        "reserve", "towards", "toward", "via", "by"}
 _ARTICLES = {"the", "a", "an"}
 _GLUE = {"&", "of", "the", "de", "la", "du", "del"}
 # capitalised without being a name: honorifics, job titles, business-calendar and document words
@@ -57,11 +57,12 @@ def _cap(tokens: Sequence[str], k: int, cats: str) -> bool:
 class CueNameDetector:
     name = "cues"
 
-    def __init__(self, org_type: str = "ORG", place_type: str = "LOC"):
+    def __init__(self, org_type: str = "ORG", place_type: str = "LOC", person_type: str = "PER"):
         from .gazetteer import _default_truecaser
         self.tc = _default_truecaser()
         self.org_type = org_type
         self.place_type = place_type
+        self.person_type = person_type
 
     def _common(self, w: str) -> bool:
         from .gazetteer import _norm, is_common
@@ -98,7 +99,8 @@ class CueNameDetector:
             words = tokens[a:b]
             venue = words[-1].lower() in VENUE_WORDS
             if venue or any(not self._common(w) for w in words if w.lower() not in _GLUE):
-                typ = self.org_type if cue in _ORG_CUES or venue and words[-1].lower() not in (
+                typ = self.person_type if cue == "by" and not venue else \
+                    self.org_type if cue in _ORG_CUES or venue and words[-1].lower() not in (
                     "park", "lake", "river", "beach", "bay", "island", "mountain", "canyon", "valley", "hill",
                     "hills", "forest", "square", "street", "road", "avenue", "lane", "drive", "boulevard", "site",
                     "area", "monument", "memorial", "reserve", "gardens") else self.place_type

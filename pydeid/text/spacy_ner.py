@@ -81,7 +81,15 @@ class SpacyDetector:
         self.batch_size = batch_size
         self._Doc = Doc
         # lower-case sentences are truecased before the NER (truecase.py; pipelines with vectors only)
-        self.truecaser = _truecaser(model) if truecase else None
+        # (a pipeline without vectors, en_core_web_sm, borrows the default pipeline's table when it is installed)
+        self.truecaser = None
+        if truecase:
+            self.truecaser = _truecaser(model)
+            if self.truecaser is None and model != DEFAULT_SPACY_MODEL:
+                try:
+                    self.truecaser = _truecaser(DEFAULT_SPACY_MODEL)
+                except (SpacyUnavailable, ImportError, OSError):
+                    pass
 
     def _spans(self, doc) -> list[Span]:
         out = []

