@@ -363,6 +363,9 @@ class GrammarDetector:
                 if label and b > a:
                     found.append((a, b, label, rank))
                 pos = m.end()
+        # named days: holidays and observances (holidays.py), before the grammars' own dates when longer
+        from .holidays import holiday_spans
+        found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

@@ -454,3 +454,12 @@ def test_unknown_names_after_contact_verbs_and_places_after_weak_triggers():
     assert found("remind me to buy milk") == []
     assert found("weather in reading") == [("reading", "LOC")]
     assert found("fly to paris") == [("paris", "LOC")]
+
+
+def test_named_days_are_dates():
+    assert _grammar("book a table near Bienville for Pioneer Day") == [("Pioneer Day", "date")]
+    assert _grammar("Will it be hot on Orthodox Good Friday in Michigan") == [("Orthodox Good Friday", "date")]
+    assert _grammar("a party of 3 on all souls ' day in Temperance") == [("all souls ' day", "date")]
+    # a sentence-initial capital alone, or a title before "playlist", is no named day
+    assert _grammar("Happy Day to you") == []
+    assert _grammar("add this album to my Throwback Thursday playlist") == []
