@@ -231,6 +231,9 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
     not personal data."""
     from .grammars import categories
     cats = categories(tokens[s.start:s.end])
+    # a greeting names no time: "Good morning", "good night"
+    if set(cats) == {"g"} and s.start > 0 and tokens[s.start - 1].lower() == "good":
+        return False
     return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
 
 

@@ -463,3 +463,8 @@ def test_named_days_are_dates():
     # a sentence-initial capital alone, or a title before "playlist", is no named day
     assert _grammar("Happy Day to you") == []
     assert ("Throwback Thursday", "date") not in _grammar("add this album to my Throwback Thursday playlist")
+
+
+def test_a_greeting_names_no_time(default_detection):
+    assert _detect(default_detection, "Good morning , and welcome to the call .") == []
+    assert _detect(default_detection, "Call me tomorrow morning .") == [("tomorrow morning", "TIME")]
