@@ -50,6 +50,8 @@ def token_category(tok: str) -> str:
         return ","
     if _RE_EMAIL.match(low):
         return "E"
+    if _RE_EMAIL_HEAD.match(low):    # "jack@gmail" of a spoken "jack@gmail dot com"
+        return "a"
     if low in DIGIT_WORDS or re.fullmatch(r"\d", low):
         return "D"
     if _RE_WDATE.match(low):
@@ -157,6 +159,7 @@ def token_category(tok: str) -> str:
 
 # meals name a time of day after "at" or before "time" ("at lunch", "brunch time"); alone they are food
 MEALS = {"breakfast", "brunch", "lunch", "lunchtime", "dinner", "supper", "meal", "tea"}
+_RE_EMAIL_HEAD = re.compile(r"^[\w.+-]+@[\w-]+$")
 _AMBIGUOUS_MONTHS = {"may", "march"}   # also a modal verb / a verb: a month only when cased or next to a day
 
 
@@ -186,6 +189,7 @@ _NUMW = r"(?:RD|[DWTYHz&])"
 # (sub-type, pattern); longer matches win, then earlier grammars.
 GRAMMARS: list[tuple[str, str]] = [
     ("email", r"E"),
+    ("email", r"a(?:d[^@d,])*dL"),
     ("email", r"[^@d,.](?:d[^@d,])*@[^@d,](?:d[^@d,])*dL|\.(?:d[^@d,])*@[^@d,](?:d[^@d,])*dL"),
     ("date", r"V"),
     ("date", rf"x?w,?(?:t?{_ORD}(?:fM)?)?"),

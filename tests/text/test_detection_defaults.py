@@ -468,3 +468,9 @@ def test_named_days_are_dates():
 def test_a_greeting_names_no_time(default_detection):
     assert _detect(default_detection, "Good morning , and welcome to the call .") == []
     assert _detect(default_detection, "Call me tomorrow morning .") == [("tomorrow morning", "TIME")]
+
+
+def test_spoken_email_with_a_written_head():
+    assert _grammar("i want to send email to jack@gmail dot com") == [("jack@gmail dot com", "email")]
+    assert _grammar("send an email to john at gmail dot com") == [("john at gmail dot com", "email")]
+    assert _grammar("jack@gmail is down") == []          # no domain ending: not an address
