@@ -419,7 +419,8 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
             continue
         # only a capitalised span can be part of a run of title-case words ("add brad kane to the Pumping Iron
         # soundtrack": the name is written in lower case, the title is not)
-        if b > a and any(tokens[k][:1].isupper() for k in range(a, b)):
+        # (a known streaming service is never part of a title: "Play The God That Failed on Vimeo")
+        if b > a and any(tokens[k][:1].isupper() for k in range(a, b)) and "gazetteer:service" not in s.detectors:
             title, a2, b2 = _title_run(tokens, a, b, covered)
             if title:
                 continue

@@ -474,3 +474,8 @@ def test_spoken_email_with_a_written_head():
     assert _grammar("i want to send email to jack@gmail dot com") == [("jack@gmail dot com", "email")]
     assert _grammar("send an email to john at gmail dot com") == [("john at gmail dot com", "email")]
     assert _grammar("jack@gmail is down") == []          # no domain ending: not an address
+
+
+def test_a_known_service_is_never_part_of_a_title(default_detection):
+    assert ("Vimeo", "ORG") in _detect(default_detection, "Play The God That Failed on Vimeo .")
+    assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
