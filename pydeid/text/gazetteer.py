@@ -359,7 +359,8 @@ _TITLE_GLUE = {"of", "the", "and", "&", "a", "an", "for", "on", "to", "or", "-",
 
 def _cap(tokens: Sequence[str], k: int) -> bool:
     t = tokens[k]
-    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k)
+    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k) and \
+        t not in ("I", "I'm", "I'll", "I'd", "I've")
 
 
 def _title_run(tokens: Sequence[str], a: int, b: int, covered: list[bool]) -> tuple[bool, int, int]:

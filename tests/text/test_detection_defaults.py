@@ -479,3 +479,8 @@ def test_spoken_email_with_a_written_head():
 def test_a_known_service_is_never_part_of_a_title(default_detection):
     assert ("Vimeo", "ORG") in _detect(default_detection, "Play The God That Failed on Vimeo .")
     assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
+
+
+def test_the_pronoun_i_never_joins_a_name(default_detection):
+    assert _detect(default_detection, "Tell Kevin I'll be there") == [("Kevin", "PER")]
+    assert _detect(default_detection, "tell kevin i'll be there")[0] == ("kevin", "PER")
