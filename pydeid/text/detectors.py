@@ -218,8 +218,27 @@ class Detection:
                     self._gaz[i] = True
             for n in per:
                 lists.update(self._split(n, per[n][k]))
-            out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
+            spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
+            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", []))))
         return out
+
+
+def _one_type_per_digit_string(spans: list[Span], precise: list[Span]) -> list[Span]:
+    """One spoken or written digit string is one entity: when a higher-priority detector typed only part of a
+    grammar's phone/card/id/pin string ("the pin is five nine three four two three two zero nine oh ...": a
+    6-digit CREDENTIAL, then NUM), the pieces inside it become one span of the first piece's type."""
+    if not precise:
+        return spans
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda x: x.start):
+        g = next((g for g in precise if g.start <= s.start and s.end <= g.end), None)
+        p = out[-1] if out else None
+        if g is not None and p is not None and p.end == s.start and g.start <= p.start and p.type != s.type:
+            p.end = s.end
+            p.detectors |= s.detectors
+            continue
+        out.append(s)
+    return out
 
 
 _SPECIFIC_CATS = set("DTYOMwrgnmQVZWHceyx")   # grammar classes that make a date or time specific (see grammars.py)

@@ -484,3 +484,15 @@ def test_a_known_service_is_never_part_of_a_title(default_detection):
 def test_the_pronoun_i_never_joins_a_name(default_detection):
     assert _detect(default_detection, "Tell Kevin I'll be there") == [("Kevin", "PER")]
     assert _detect(default_detection, "tell kevin i'll be there")[0] == ("kevin", "PER")
+
+
+def test_one_spoken_digit_string_is_one_span(default_detection):
+    # the categories detector types the first six digits after "the pin is" CREDENTIAL; the grammar's id string
+    # runs on: one entity, one type, so the transformation redraws it as one unit
+    toks = "the pin is five nine three four two three two zero nine oh four seven one one oh two".split()
+    got = default_detection.detect_many([toks])[0]
+    assert [(s.start, s.end, s.type) for s in got] == [(3, len(toks), "CREDENTIAL")]
+    # two digit strings that are separate entities stay separate
+    toks = "call four one five five five five one two three four tomorrow".split()
+    assert [(s.start, s.end, s.type) for s in default_detection.detect_many([toks])[0]] == [(1, 11, "NUM"),
+                                                                                           (11, 12, "DATE")]
