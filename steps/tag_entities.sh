@@ -9,7 +9,7 @@
 #   <out-dir>/tags.conll: token, BIO tag, detectors; if <data>/tags.conll exists (gold), exact/partial P/R/F1
 #   are written to <out-dir>/metrics.txt
 # Options:
-#   --detectors ""  (default: spacy,grammar,gazetteer,categories [+flair with a model]; also capitalisation)
+#   --detectors ""  (default: spacy,grammar,gazetteer,cues,categories [+flair with a model]; also capitalisation)
 #   --detect-config conf/text/detect.yaml   --combine ""  (union | priority)   --amounts false (tag AMOUNT too)
 #   --lowercase-input false     tag lower-cased text (simulates ASR output)
 #   --nj 1  --cmd "$decode_cmd"

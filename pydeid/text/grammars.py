@@ -50,6 +50,8 @@ def token_category(tok: str) -> str:
         return ","
     if _RE_EMAIL.match(low):
         return "E"
+    if _RE_EMAIL_HEAD.match(low):    # "jack@gmail" of a spoken "jack@gmail dot com"
+        return "a"
     if low in DIGIT_WORDS or re.fullmatch(r"\d", low):
         return "D"
     if _RE_WDATE.match(low):
@@ -78,7 +80,7 @@ def token_category(tok: str) -> str:
         return "H"
     if low in _MONTHS:
         return "M"
-    if low in WEEKDAYS:
+    if low in WEEKDAYS or low.endswith("s") and low[:-1] in WEEKDAYS:   # "on wednesdays"
         return "w"
     if low in ("o'clock", "oclock"):
         return "c"
@@ -90,6 +92,10 @@ def token_category(tok: str) -> str:
         return "n"
     if low in DAYPARTS:
         return "g"
+    if low in MEALS:
+        return "h"
+    if low == "time" or low == "times":
+        return "v"
     if low in CURRENCY_WORDS:
         return "$"
     if low in RELATIVE_DAYS:
@@ -151,6 +157,9 @@ def token_category(tok: str) -> str:
     return "."
 
 
+# meals name a time of day after "at" or before "time" ("at lunch", "brunch time"); alone they are food
+MEALS = {"breakfast", "brunch", "lunch", "lunchtime", "dinner", "supper", "meal", "tea"}
+_RE_EMAIL_HEAD = re.compile(r"^[\w.+-]+@[\w-]+$")
 _AMBIGUOUS_MONTHS = {"may", "march"}   # also a modal verb / a verb: a month only when cased or next to a day
 
 
@@ -180,10 +189,11 @@ _NUMW = r"(?:RD|[DWTYHz&])"
 # (sub-type, pattern); longer matches win, then earlier grammars.
 GRAMMARS: list[tuple[str, str]] = [
     ("email", r"E"),
+    ("email", r"a(?:d[^@d,])*dL"),
     ("email", r"[^@d,.](?:d[^@d,])*@[^@d,](?:d[^@d,])*dL|\.(?:d[^@d,])*@[^@d,](?:d[^@d,])*dL"),
     ("date", r"V"),
     ("date", rf"x?w,?(?:t?{_ORD}(?:fM)?)?"),
-    ("date", rf"t?{_ORD},?fM(?:,?f?{_YEAR})?"),
+    ("date", rf"t?{_ORD},?f?M(?:,?f?{_YEAR})?"),                 # the fifth of april, fifth april
     ("date", rf"M,?t?(?:{_ORD}|[DW]|T|YD?)(?:,?f?{_YEAR})?"),
     ("date", rf"Mf{_YEAR}"),
     ("date", r"M"),
@@ -203,7 +213,8 @@ GRAMMARS: list[tuple[str, str]] = [
     ("clock", r"[DT](?:YD?|DD|T)"),
     ("time", rf"{_NUMT}{_NUMT}?m(?:itg)?"),
     ("time", rf"{_NUMT}{_NUMT}?(?:c)?itg"),
-    ("time", r"n|xg"),
+    ("time", r"n|xg|(?<=[rw])g"),                                # this morning; (tomorrow) morning
+    ("time", r"(?<=@)h|h(?=v)"),                                 # at lunch, (at) dinner (time), brunch (time)
     ("time", rf"(?<=@){_NUMT}{_NUMT}?(?=[^DWRTYHmc]|$)"),
     ("amount", r"G|SW"),
     ("amount", rf"{_NUMW}+\$(?:&{_NUMW}+\$)?"),
@@ -356,6 +367,9 @@ class GrammarDetector:
                 if label and b > a:
                     found.append((a, b, label, rank))
                 pos = m.end()
+        # named days: holidays and observances (holidays.py), before the grammars' own dates when longer
+        from .holidays import holiday_spans
+        found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

