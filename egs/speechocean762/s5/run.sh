@@ -131,13 +131,13 @@ for vc in $voice_configs; do
   if [ $m = vtln ]; then
     case $st in 1|2|3) ;; [123]_*) [ -f "conf/voice/vtln_${st#*_}.yaml" ] ||
       { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
-      *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3 [_<variant>]" >&2; exit 1 ;; esac
+      *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
   else
     cv=$st; base=
     case $st in *+vtln[123]*) cv=${st%%+*}; base=${st#*+} ;; vtln[123]*) cv=-; base=$st ;; esac
     if [ -n "$base" ]; then
       [[ " $voice_configs " == *" vtln:${base#vtln} "* ]] ||
-        { echo "$0: --voice-configs $vc chains on VTLN ${base#vtln}: add vtln:${base#vtln} to --voice-configs" >&2; exit 1; }
+        { echo "$0: --voice-configs $vc chains on VTLN S${base#vtln}: add vtln:${base#vtln} to --voice-configs" >&2; exit 1; }
     fi
     if [ "$cv" != - ]; then
       for f in "conf/voice/${m}_$cv.yaml" "conf/voice/${m}_${cv}_shifted$shifted_variant.yaml"; do
