@@ -27,6 +27,26 @@ LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask p
          "mcadamsrange": "McAdams alpha ~ U(0.7, 0.9) per utt.", "mcadamsvtln3": "VTLN S3 then McAdams 0.8",
          "comprise": "COMPRISE tool VoiceMask"}
 BACKENDS = ("plda", "cosine")
+# conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
+VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
+           "any": "any-gender targets", "avgany": "pseudo-target mean of 8, any gender",
+           "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt."}
+
+
+def label(v: str) -> str:
+    """Table label of a run.sh --voice-configs name: vtln3_avg, mcadamsmild+vtln3_avg, mcadamsvtln3, ..."""
+    if v in LABEL:
+        return LABEL[v]
+    if "+" in v:                                        # <method><variant>+vtln<N>[_<variant>]
+        head, base = v.split("+", 1)
+        m = next((x for x in ("mcadams", "voicemask") if head.startswith(x)), "")
+        return f"{label(base)}, then {VARIANT.get(head[len(m):], head)}"
+    if v.startswith("vtln") and "_" in v:
+        st, var = v[len("vtln"):].split("_", 1)
+        return f"VTLN S{st}, {VARIANT.get(var, var)}"
+    if v.startswith("mcadamsvtln"):
+        return f"{label(v[len('mcadams'):])}, then McAdams 0.8"
+    return v
 
 
 def read_trials(path: Path) -> dict:
@@ -136,7 +156,7 @@ def render(rep: dict, vs: list[str]) -> str:
                  "1", ""]]
         for v in vs:
             r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
-            rows.append([LABEL.get(v, v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
+            rows.append([label(v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
                          rel(rep["wer"].get(f"test_wer_{v}"), w0)] +
                         [fmt(rep["eer"][b].get(f"{sc}_{v}"), "eer_pct") for sc in SCENARIOS] +
                         ["n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
@@ -160,7 +180,7 @@ def render(rep: dict, vs: list[str]) -> str:
             r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
             if v == "comprise":
                 r = rep.get("comprise_timing", {}).get("test_wer_comprise", {}).get("rtf_cpu", r)
-            rows.append([LABEL.get(v, v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
+            rows.append([label(v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
                          fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
                          "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
                          "n/a" if r is None else f"{r:.3f}"])
@@ -173,7 +193,7 @@ def render(rep: dict, vs: list[str]) -> str:
                    f"~15 s per utterance on this machine).\n")
     half = rep.get("wer_half") or {}
     if half:
-        rows = [[LABEL.get(v, v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
+        rows = [[label(v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
                  rel(x["converted"], x["original"]), x["converted"]["utterances"], x["converted"]["words"]]
                 for v, x in half.items()]
         out.append("### WER on 1 utterance per test speaker (general LM; the 60-utterance decodes of these methods did "
@@ -191,7 +211,7 @@ def render(rep: dict, vs: list[str]) -> str:
                    "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
     vc = rep.get("vctk") or {}
     if vc:
-        rows = [[LABEL.get(k, k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
+        rows = [[label(k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
                  "1" if k == "original" else ("n/a" if x.get("rho_f0") is None else f"{x['rho_f0']:.3f}")]
                 for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
         out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
