@@ -332,7 +332,11 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     for vc in $voice_configs; do decs+=("$lm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")"); done
   done
   lmm=${lms##* }
-  for vc in $voice_configs; do decs+=("$lmm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")_masked"); done
+  for vc in $voice_configs; do   # the masked sets of stage 4 (bench/voice_real.sh skips it: none to decode)
+    v=$(vname "${vc%%:*}" "${vc#*:}")
+    if [ -d "data/test_wer_${v}_masked" ]; then decs+=("$lmm:test_wer_${v}_masked")
+    else log "no data/test_wer_${v}_masked (stage 4 not run): its decoding is skipped"; fi
+  done
   if $vctk_table; then
     decs+=(general:vctk)
     for vc in $voice_configs; do decs+=("general:vctk_$(vname "${vc%%:*}" "${vc#*:}")"); done
