@@ -29,7 +29,7 @@ LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask p
 BACKENDS = ("plda", "cosine")
 # conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
 VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
-           "any": "any-gender targets", "avgany": "pseudo-target mean of 8, any gender",
+           "any": "any-gender targets",
            "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt."}
 
 
