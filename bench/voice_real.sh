@@ -36,7 +36,10 @@ stop_stage=100
 root=$(cd "$(dirname "$0")/.." && pwd -P)
 work=$root/bench/work/voice_real
 nj=2
-voice_configs="vtln:3 mcadams:vtln3 voicemask:target voicemask:- mcadams:range mcadams:- vtln:1"   # priority order
+# priority order; the issue-19 candidates: vtln:3_jitter (per-utterance warp and pitch offsets), vtln:3_avg
+# (pseudo-targets averaged over 8 pool speakers), mcadams:mild+vtln3_jitter (then McAdams alpha ~ U(0.85, 0.95)),
+# vtln:3_any (targets of any gender)
+voice_configs="vtln:3 vtln:3_avg vtln:3_jitter vtln:3_any mcadams:mild+vtln3_jitter mcadams:vtln3 voicemask:target voicemask:- mcadams:range mcadams:- vtln:1"
 shifted_configs="vtln:1 vtln:3 mcadams:- mcadams:range mcadams:vtln3"  # the --voice-configs entries that get the parameter-shifted attacker (run.sh --shifted-configs)
 comprise_tool=/work/comprise_tool/vtln_based_transformers
 comprise_informed=false
