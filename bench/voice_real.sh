@@ -17,9 +17,15 @@
 # Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py).
 #
 #   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 2]
-#       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"] [--comprise-tool DIR]
-#       [--comprise-informed false]
+#       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"|""] [--same-draws true]
+#       [--reuse-run DIR --reuse-configs "<run.sh --voice-configs>"] [--comprise-tool DIR]
+#       [--comprise-informed false] [--comprise true]
 #       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--rtf-utts 12]
+#
+# --reuse-run: a finished egs/speechocean762/s5 run of the same data, seed and attacker settings (the same trials
+# and training lists are checked): its original-speech attacker (exp/xvector_original, exp/attack/original), the
+# original decode and, for the --reuse-configs methods, their attack scores and decodes are copied into the work
+# directory instead of being recomputed; those methods join the report (not run.sh's --voice-configs).
 #
 # Stages: 0 recipe stages 0-6 | 1 COMPRISE tool conversions | 2 its attacks and decodings | 3 vctk_subset |
 #         4 RTF | 5 report. Every stage skips what is already there (rerun to resume).
@@ -30,10 +36,17 @@ stop_stage=100
 root=$(cd "$(dirname "$0")/.." && pwd -P)
 work=$root/bench/work/voice_real
 nj=2
-voice_configs="vtln:3 mcadams:vtln3 voicemask:target voicemask:- mcadams:range mcadams:- vtln:1"   # priority order
+# priority order; the issue-19 candidates: vtln:3_jitter (per-utterance warp and pitch offsets), vtln:3_avg
+# (pseudo-targets averaged over 8 pool speakers), mcadams:mild+vtln3_jitter (then McAdams alpha ~ U(0.85, 0.95)),
+# vtln:3_any (targets of any gender)
+voice_configs="vtln:3 vtln:3_avg vtln:3_jitter vtln:3_any mcadams:mild+vtln3_jitter mcadams:vtln3 voicemask:target voicemask:- mcadams:range mcadams:- vtln:1"
 shifted_configs="vtln:1 vtln:3 mcadams:- mcadams:range mcadams:vtln3"  # the --voice-configs entries that get the parameter-shifted attacker (run.sh --shifted-configs)
 comprise_tool=/work/comprise_tool/vtln_based_transformers
 comprise_informed=false
+comprise=true            # false: skip stages 1-2 (the tool's conversions and their attacks/decodes)
+same_draws=true          # run.sh --same-draws: the extra informed-same-draws attacker
+reuse_run=
+reuse_configs=
 vctk=true
 vctk_configs=        # methods converted on vctk_subset (default: --voice-configs)
 rtf_utts=12
@@ -62,7 +75,7 @@ printf 'SPEECHOCEAN=%s\nVCTK_SUBSET=%s\n' "$so" "$vc_root" >"$work/db.sh"
 cd "$work"
 
 # the COMPRISE tool's pool: the same train speakers pydeid's VTLN and VoiceMask-target draw from
-comprise() {  # comprise <in-data> <out-data> <seed>
+comprise_convert() {  # comprise_convert <in-data> <out-data> <seed>
   [ -s "$2/wav.scp" ] && return 0
   nice -n 5 python "$root/bench/comprise/convert_with_comprise.py" --tool "$comprise_tool" --method voicemask \
     --targets data/train_xv --n-targets 100 --seed "$3" --timing "exp/comprise/$(basename "$2").timing.json" \
@@ -70,29 +83,53 @@ comprise() {  # comprise <in-data> <out-data> <seed>
       echo "$0: the COMPRISE tool failed on $1, see exp/comprise/$(basename "$2").log" >&2; exit 1; }
 }
 
+reuse() {  # copy the original attacker, decodes and --reuse-configs results of --reuse-run into the work dir
+  local r=$1/egs/speechocean762/s5 f vc v x
+  [ -d "$r/exp/xvector_original" ] || r=$1
+  [ -f "$r/exp/xvector_original/embedding_model.ckpt" ] && [ -f "$r/exp/attack/original/scores/metrics.json" ] ||
+    { echo "$0: --reuse-run $1: no trained original attacker (exp/xvector_original, exp/attack/original)" >&2; exit 1; }
+  for f in test_trial/trials train_xv/wav.scp test_enroll/wav.scp test_wer/text; do
+    cmp -s "$r/data/$f" "data/$f" || { echo "$0: --reuse-run $1: data/$f differs from this run's" >&2; exit 1; }
+  done
+  mkdir -p exp/attack exp/ps
+  for x in exp/xvector_original exp/attack/original exp/ps/decode_general_test_wer; do
+    [ -e "$x" ] || cp -a "$r/$x" "$x"
+  done
+  for vc in $reuse_configs; do
+    v=$(vname "$vc")
+    for x in "$r"/exp/attack/*_"$v" "$r/exp/ps/decode_general_test_wer_$v"; do
+      [ -e "$x" ] || { echo "$0: --reuse-configs $vc: $x not in --reuse-run" >&2; exit 1; }
+      [ -e "${x#$r/}" ] || cp -a "$x" "${x#$r/}"
+    done
+  done
+}
+vname() { local m=${1%%:*} st=${1#*:}; [ "$st" = - ] && echo "$m" || echo "$m$st"; }
+
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: egs/speechocean762/s5 stages 0-3, 6, 5 ($voice_configs; general LM only, no masking)"
-  ro=(--nj "$nj" --seed "$seed" --voice-configs "$voice_configs" --shifted-configs "$shifted_configs")
+  ro=(--nj "$nj" --seed "$seed" --voice-configs "$voice_configs" --shifted-configs "$shifted_configs"
+      --same-draws "$same_draws")
   nice -n 5 ./run.sh --stage 0 --stop-stage 3 "${ro[@]}"
+  [ -z "$reuse_run" ] || reuse "$reuse_run"
   # privacy first (stage 6, the attacks), then utility (stage 5: the general LM decodes at RTF ~0.5)
   nice -n 5 ./run.sh --stage 6 --stop-stage 6 "${ro[@]}"
   nice -n 5 ./run.sh --stage 5 --stop-stage 5 --lms general "${ro[@]}"
 fi
 
-if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ] && [ "$comprise" = true ]; then
   log "stage 1: the COMPRISE tool's VoiceMask on the WER subset${comprise_informed:+ (informed: $comprise_informed)}"
   [ -d "$comprise_tool/voice_transformation" ] || {
     echo "$0: no COMPRISE tool checkout at $comprise_tool (--comprise-tool <checkout>/vtln_based_transformers)" >&2
     exit 1; }
   mkdir -p exp/comprise
-  comprise data/test_wer data/test_wer_comprise "$seed"
+  comprise_convert data/test_wer data/test_wer_comprise "$seed"
   if [ "$comprise_informed" = true ]; then
-    comprise data/test_enroll data/test_enroll_comprise_a $((seed + 1))
-    comprise data/train_xv data/train_xv_comprise_a $((seed + 1))
+    comprise_convert data/test_enroll data/test_enroll_comprise_a $((seed + 1))
+    comprise_convert data/train_xv data/train_xv_comprise_a $((seed + 1))
   fi
 fi
 
-if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ] && [ "$comprise" = true ]; then
   log "stage 2: attacks and general-LM decoding of the COMPRISE tool's output"
   # the trials of the WER subset (2 trial utterances per test speaker): the files both tools converted
   awk 'NR==FNR{keep[$1]=1; next} ($2 in keep)' data/test_wer/utt2spk data/test_trial/trials >data/test_wer/trials.all
@@ -128,6 +165,6 @@ fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: report ($out.md, $out.json)"
-  python "$root/bench/voice_real_report.py" --work "$work" --voice-configs "$voice_configs" --out "$out"
+  python "$root/bench/voice_real_report.py" --work "$work" --voice-configs "$reuse_configs $voice_configs" --out "$out"
 fi
 log "done"

@@ -27,6 +27,26 @@ LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask p
          "mcadamsrange": "McAdams alpha ~ U(0.7, 0.9) per utt.", "mcadamsvtln3": "VTLN S3 then McAdams 0.8",
          "comprise": "COMPRISE tool VoiceMask"}
 BACKENDS = ("plda", "cosine")
+# conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
+VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
+           "any": "any-gender targets",
+           "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt."}
+
+
+def label(v: str) -> str:
+    """Table label of a run.sh --voice-configs name: vtln3_avg, mcadamsmild+vtln3_avg, mcadamsvtln3, ..."""
+    if v in LABEL:
+        return LABEL[v]
+    if "+" in v:                                        # <method><variant>+vtln<N>[_<variant>]
+        head, base = v.split("+", 1)
+        m = next((x for x in ("mcadams", "voicemask") if head.startswith(x)), "")
+        return f"{label(base)}, then {VARIANT.get(head[len(m):], head)}"
+    if v.startswith("vtln") and "_" in v:
+        st, var = v[len("vtln"):].split("_", 1)
+        return f"VTLN S{st}, {VARIANT.get(var, var)}"
+    if v.startswith("mcadamsvtln"):
+        return f"{label(v[len('mcadams'):])}, then McAdams 0.8"
+    return v
 
 
 def read_trials(path: Path) -> dict:
@@ -54,6 +74,58 @@ def eer(score_file: Path, trials: dict, trial_spk: dict, n_boot: int, seed: int)
     return eer_with_ci(np.array(s), np.array(lab), enr, n_boot=n_boot, seed=seed, trial_speakers=tsp)
 
 
+def read_scores(score_file: Path, trials: dict) -> np.ndarray | None:
+    """The scores of `trials` (in its order) from a score file, None if the file misses some."""
+    if not score_file.is_file():
+        return None
+    got = {}
+    for line in score_file.read_text().splitlines():
+        f = line.split()
+        got[(f[0], f[1])] = float(f[2])
+    if any(k not in got for k in trials):
+        return None
+    return np.array([got[k] for k in trials])
+
+
+def paired_eer_diff(fa: Path, fb: Path, trials: dict, trial_spk: dict, n_boot: int, seed: int) -> dict | None:
+    """EER(b) - EER(a) in points with a paired speaker-bootstrap 95 % interval: both attacks score the same trials,
+    and every resample weights the same speakers for both (pydeid.attack.metrics.speaker_bootstrap_weights)."""
+    from pydeid.attack.metrics import eer, eer_bootstrap, percentile_ci
+    sa, sb = read_scores(fa, trials), read_scores(fb, trials)
+    if sa is None or sb is None:
+        return None
+    lab = np.array(list(trials.values()))
+    enr = [k[0] for k in trials]
+    tsp = [trial_spk.get(k[1], k[1]) for k in trials]
+    d = 100 * (eer_bootstrap(sb, lab, enr, tsp, n_boot, seed) - eer_bootstrap(sa, lab, enr, tsp, n_boot, seed))
+    point = 100 * (eer(sb[lab], sb[~lab])[0] - eer(sa[lab], sa[~lab])[0])
+    ci = percentile_ci(d)
+    return {"diff": float(point), "ci": list(ci) if ci else None}
+
+
+def paired_wer_diff(da: Path, db: Path, utt2spk: dict, n_boot: int, seed: int) -> dict | None:
+    """WER(b) - WER(a) in points on the same utterances, paired speaker bootstrap 95 % interval."""
+    from pydeid.corpora.speechocean_report import read_per_utt
+    pa, pb = da / "scoring" / "per_utt", db / "scoring" / "per_utt"
+    if not pa.is_file() or not pb.is_file():
+        return None
+    a, b = read_per_utt(pa), read_per_utt(pb)
+    utts = sorted(set(a) & set(b))
+    spks = sorted({utt2spk[u] for u in utts})
+    idx = {s: i for i, s in enumerate(spks)}
+    ea, eb, w = (np.zeros(len(spks)) for _ in range(3))
+    for u in utts:
+        i = idx[utt2spk[u]]
+        ea[i] += a[u][0]
+        eb[i] += b[u][0]
+        w[i] += a[u][1]
+    counts = np.random.default_rng(seed).multinomial(len(spks), np.full(len(spks), 1 / len(spks)), size=n_boot)
+    d = 100 * (counts @ eb - counts @ ea) / (counts @ w)
+    return {"diff": float(100 * (eb.sum() - ea.sum()) / w.sum()), "ci": [float(np.quantile(d, 0.025)),
+                                                                         float(np.quantile(d, 0.975))],
+            "utterances": len(utts), "words": int(w.sum())}
+
+
 def fmt(r: dict | None, key: str) -> str:
     if not r or r.get(key) is None:
         return "n/a"
@@ -68,7 +140,7 @@ def rho(exp: Path, name: str) -> float | None:
     return json.loads(m.read_text()).get("pitch", {}).get("pitch_correlation")
 
 
-def build(work: Path, vs: list[str], n_boot: int, seed: int) -> dict:
+def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | None = None) -> dict:
     data, exp = work / "data", work / "exp"
     trials = read_trials(data / "test_trial" / "trials")
     trial_spk = read_kaldi_map(data / "test_trial" / "utt2spk")
@@ -107,6 +179,21 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int) -> dict:
             rep["eer_subset"][b][name] = eer(f, sub, trial_spk, n_boot, seed)
     for v in vs + ["comprise"]:
         rep["rho_f0"][v] = rho(exp, f"ignorant_{v}")
+    if baseline:   # paired differences of every method against the baseline (same attackers, trials, utterances)
+        rep["paired"] = {"baseline": baseline, "eer": {}, "wer": {}}
+        for v in vs:
+            if v == baseline:
+                continue
+            for sc in ("ignorant", "informed"):
+                rep["paired"]["eer"][f"{sc}_{v}"] = paired_eer_diff(
+                    exp / "attack" / f"{sc}_{baseline}" / "scores" / "scores_plda",
+                    exp / "attack" / f"{sc}_{v}" / "scores" / "scores_plda", trials, trial_spk, n_boot, seed)
+            rep["paired"].setdefault("wer_vs_original", {})[v] = paired_wer_diff(
+                exp / "ps" / "decode_general_test_wer", exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk,
+                n_boot, seed)
+            rep["paired"]["wer"][v] = paired_wer_diff(exp / "ps" / f"decode_general_test_wer_{baseline}",
+                                                      exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk,
+                                                      n_boot, seed)
     # exp/rtf*.json: bench/voice_real_rtf.py runs; a later run of a method (by file time) replaces an earlier one
     rep["rtf"] = {"methods": {}, "runs": []}
     for f in sorted(exp.glob("rtf*.json"), key=lambda f: f.stat().st_mtime):
@@ -136,7 +223,7 @@ def render(rep: dict, vs: list[str]) -> str:
                  "1", ""]]
         for v in vs:
             r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
-            rows.append([LABEL.get(v, v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
+            rows.append([label(v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
                          rel(rep["wer"].get(f"test_wer_{v}"), w0)] +
                         [fmt(rep["eer"][b].get(f"{sc}_{v}"), "eer_pct") for sc in SCENARIOS] +
                         ["n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
@@ -160,7 +247,7 @@ def render(rep: dict, vs: list[str]) -> str:
             r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
             if v == "comprise":
                 r = rep.get("comprise_timing", {}).get("test_wer_comprise", {}).get("rtf_cpu", r)
-            rows.append([LABEL.get(v, v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
+            rows.append([label(v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
                          fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
                          "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
                          "n/a" if r is None else f"{r:.3f}"])
@@ -173,7 +260,7 @@ def render(rep: dict, vs: list[str]) -> str:
                    f"~15 s per utterance on this machine).\n")
     half = rep.get("wer_half") or {}
     if half:
-        rows = [[LABEL.get(v, v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
+        rows = [[label(v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
                  rel(x["converted"], x["original"]), x["converted"]["utterances"], x["converted"]["words"]]
                 for v, x in half.items()]
         out.append("### WER on 1 utterance per test speaker (general LM; the 60-utterance decodes of these methods did "
@@ -181,6 +268,27 @@ def render(rep: dict, vs: list[str]) -> str:
                        ["method", "WER original (same utts)", "WER converted", "rel. WER increase", "utts", "words"],
                        rows) + "\n[95 % speaker-bootstrap interval]. The original's WER is taken from its "
                    "60-utterance decode restricted to the same utterances.\n")
+    pr = rep.get("paired")
+    if pr:
+        def dfmt(r):
+            return "n/a" if not r or not r.get("ci") else f"{r['diff']:+.1f} [{r['ci'][0]:+.1f}, {r['ci'][1]:+.1f}]"
+        def relfmt(r):
+            if not r or not r.get("ci") or not w0:
+                return "n/a"
+            return f"{100 * r['diff'] / w0['wer_pct']:+.0f} % [{100 * r['ci'][0] / w0['wer_pct']:+.0f}, " \
+                   f"{100 * r['ci'][1] / w0['wer_pct']:+.0f}]"
+        rows = [[label(v), dfmt(pr["eer"].get(f"ignorant_{v}")), dfmt(pr["eer"].get(f"informed_{v}")),
+                 dfmt(pr["wer"].get(v)), relfmt(pr.get("wer_vs_original", {}).get(v))]
+                for v in vs if v != pr["baseline"]]
+        out.append(f"### Paired differences against {label(pr['baseline'])} (plda back-end)\n\n" + markdown_table(
+            ["method", "EER ignorant diff. (points)", "EER informed diff. (points)", "WER diff. (points)",
+             "WER vs original (relative, paired)"], rows) +
+            f"\nmethod minus {label(pr['baseline'])}, on the same trials ({c['trials_target']} target + "
+            f"{c['trials_nontarget']} non-target) and the same {c['wer_utterances']} utterances, [paired 95 % "
+            f"speaker-bootstrap interval, {c['bootstrap']} resamples: every resample draws the same speakers for both "
+            f"methods]. An interval that holds 0 is a difference within the noise of this benchmark. Higher EER is "
+            f"more private; lower WER is better. Last column: the WER increase over the original's decode of the "
+            f"same utterances relative to the original's WER (the issue's limit: +15 %).\n")
     runs = rep["rtf"].get("runs", [])
     if runs:
         out.append("RTF runs (bench/voice_real_rtf.py, process CPU time, `taskset -c 0`, OMP_NUM_THREADS=1): " +
@@ -191,7 +299,7 @@ def render(rep: dict, vs: list[str]) -> str:
                    "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
     vc = rep.get("vctk") or {}
     if vc:
-        rows = [[LABEL.get(k, k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
+        rows = [[label(k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
                  "1" if k == "original" else ("n/a" if x.get("rho_f0") is None else f"{x['rho_f0']:.3f}")]
                 for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
         out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
@@ -207,9 +315,10 @@ def main() -> None:
     ap.add_argument("--out", required=True, help="output prefix: <out>.md, <out>.json")
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--baseline", default="vtln3", help="the method (name as vtln3) the paired differences compare to")
     a = ap.parse_args()
     vs = [vname(vc) for vc in a.voice_configs.split()]
-    rep = build(Path(a.work), vs, a.bootstrap, a.seed)
+    rep = build(Path(a.work), vs, a.bootstrap, a.seed, a.baseline if a.baseline in vs else None)
     rep["generated"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     Path(f"{a.out}.json").write_text(json.dumps(rep, indent=1, default=float) + "\n")
     Path(f"{a.out}.md").write_text(

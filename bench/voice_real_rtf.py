@@ -26,8 +26,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def config(method: str, variant: str) -> tuple[dict, dict]:
-    name = f"{method}_{variant}.yaml" if variant not in ("-", "") and not variant.startswith("vtln") else \
-        f"{method}.yaml"
+    """(method parameters, WORLD settings) of conf/voice/<method>[_<variant>].yaml (for run.sh's --voice-configs
+    entries: a VTLN <strategy>_<variant>, a chain <variant>+vtln<N>... or vtln<N>..., "-")."""
+    if method == "vtln":
+        variant = variant.partition("_")[2]
+    elif "+" in variant:
+        variant = variant.partition("+")[0]
+    elif variant.startswith("vtln"):
+        variant = ""
+    name = f"{method}_{variant}.yaml" if variant not in ("-", "") else f"{method}.yaml"
     conf = yaml.safe_load((REPO / "conf" / "voice" / name).read_text()) or {}
     return conf, dict(conf.pop("world", {}) or {})
 
@@ -50,7 +57,7 @@ def main() -> None:
     from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
     from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
     from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
-    from pydeid.voice.vtln import VtlnTransformer
+    from pydeid.voice.vtln import VtlnTransformer, build_vtln_params, draw_vtln
     from pydeid.voice.world import WorldConfig
 
     d = DataDir.read(a.data)
@@ -68,20 +75,29 @@ def main() -> None:
         build_voicemask(), rng_for(0, "warm-up")))
     McAdamsTransformer(build_mcadams()).transform(wavs[utts[0]], 16000)
 
-    def vtln_convert(st: int, timed: list) -> dict:
-        conf, wc = config("vtln", "-")
+    def vtln_convert(st: str, timed: list) -> dict:
+        """VTLN strategy <N>[_<variant>] (the variant's averaged targets and per-utterance offsets included)."""
+        conf, wc = config("vtln", st)
         world = WorldConfig(**wc)
-        if "pool" not in vtln_pools:
-            vtln_pools["pool"] = build_vtln_pool(a.targets, 100, 0, int(conf.get("k", 8)), world)
-        targets = vtln_pools["pool"]
+        k = int(conf.pop("k", 8))
+        conf.pop("target_gender", None)
+        params = build_vtln_params(**conf)
+        key = (k, tuple(sorted(wc.items())))
+        if key not in vtln_pools:
+            vtln_pools[key] = build_vtln_pool(a.targets, 100, 0, k, world)
+        targets = vtln_pools[key]
         pool = sorted(targets.models)
         out = {}
         for spk, us in by_spk.items():
             t0 = time.process_time()
             tr = VtlnTransformer(targets).fit([wavs[u] for u in us])
             for u in us:
-                tgt = pool[int(rng_for(0, "rtf", u).integers(len(pool)))] if st == 3 else pool[0]
-                out[u] = tr.transform(wavs[u], tgt)
+                rng = rng_for(0, "rtf", u)
+                tgts = [pool[int(i)] for i in rng.choice(len(pool), params.n_average, replace=False)] \
+                    if st.startswith("3") else pool[:params.n_average]
+                d = draw_vtln(params, rng)
+                out[u] = tr.transform(wavs[u], tgts, warp_shift=d.get("warp_shift", 0.0),
+                                      pitch_shift=d.get("pitch_shift", 0.0))
             timed[0] += time.process_time() - t0
         return out
 
@@ -90,7 +106,7 @@ def main() -> None:
         v = m if st in ("", "-") else f"{m}{st}"
         cpu = [0.0]
         if m == "vtln":
-            vtln_convert(int(st), cpu)
+            vtln_convert(st, cpu)
         elif m == "voicemask":
             conf, wc = config(m, st)
             wc.setdefault("frame_period", DEFAULT_FRAME_PERIOD)
@@ -114,8 +130,9 @@ def main() -> None:
             params = build_mcadams(**conf)
             tr = McAdamsTransformer(params)
             inputs = wavs
-            if st.startswith("vtln"):
-                inputs = vtln_convert(int(st[-1]), cpu)
+            base = st.partition("+")[2] or (st if st.startswith("vtln") else "")
+            if base:
+                inputs = vtln_convert(base[len("vtln"):], cpu)
             t0 = time.process_time()
             for u in utts:
                 tr.transform(inputs[u], 16000, draw=draw_mcadams(params, rng_for(0, "rtf", u)))

@@ -10,7 +10,8 @@
 #   --method voicemask      voicemask | vtln | mcadams
 #   --strategy 3            vtln targets: 1 fixed, 2 per source speaker, 3 per utterance
 #   --max-targets 100       vtln target pool size (-T)
-#   --target-gender same    vtln: targets of the source speaker's gender (same) or of the whole pool (any)
+#   --target-gender ""      vtln: targets of the source speaker's gender (same) or of the whole pool (any);
+#                           default: the config's target_gender, else same
 #   --target-data ""        data dir of the vtln target speakers (required by vtln)
 #   --seed 0                same inputs + seed -> identical audio, whatever --nj
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
@@ -31,7 +32,7 @@ cmd=${train_cmd:-run.pl}
 method=voicemask
 strategy=3
 max_targets=100
-target_gender=same
+target_gender=
 target_data=
 seed=0
 resume=false
@@ -53,7 +54,8 @@ dir=$2
 out=$3
 
 pydeid validate-data-dir "$data" >/dev/null
-common=(--method "$method" --max-targets "$max_targets" --target-gender "$target_gender")
+common=(--method "$method" --max-targets "$max_targets")
+[ -n "$target_gender" ] && common+=(--target-gender "$target_gender")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
 [ -n "$voice_config" ] && common+=(--config "$voice_config")
 [ -n "$f0_method" ] && common+=(--f0-method "$f0_method")

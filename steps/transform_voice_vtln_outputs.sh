@@ -5,14 +5,16 @@
 #
 # Usage: steps/transform_voice_vtln_outputs.sh [options] <in-data> <target-data> <pool-file> \
 #          <strategy>:<seed>:<out-data> [<strategy>:<seed>:<out-data> ...]
-#   --nj 1 --cmd run.pl --max-targets 100    passed to steps/transform_voice.sh
+#   --nj 1 --cmd run.pl --max-targets 100 --voice-config ""   passed to steps/transform_voice.sh (the config,
+#   conf/voice/vtln*.yaml, applies to every output of the pass)
 #   <pool-file> may hold "{seed}" (one shared target pool per seed; see steps/transform_voice.sh --pool-file)
 set -euo pipefail
 
 nj=1
 cmd=${train_cmd:-run.pl}
 max_targets=100
-help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--max-targets 100] <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ..."
+voice_config=
+help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--max-targets 100] [--voice-config ""] <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ..."
 . utils/parse_options.sh
 
 if [ $# -lt 4 ]; then
@@ -30,6 +32,7 @@ for spec in "$@"; do
 done
 [ -n "$first" ] || exit 0
 IFS=: read -r st sd out <<<"$first"
-steps/transform_voice.sh --method vtln --strategy "$st" --seed "$sd" --max-targets "$max_targets" --resume true \
+vc=(); [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
+steps/transform_voice.sh --method vtln "${vc[@]}" --strategy "$st" --seed "$sd" --max-targets "$max_targets" --resume true \
   --nj "$nj" --cmd "$cmd" --target-data "$tdata" --pool-file "$pool" --also "${also[*]}" \
   "$in" "exp/voice/$(basename "$out")" "$out"

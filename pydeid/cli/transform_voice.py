@@ -23,9 +23,10 @@ def add_arguments(p):
                    help="vtln targets: 1 one fixed target, 2 one random target per source speaker, "
                         "3 one random target per utterance (voicemask/mcadams draw per utterance)")
     p.add_argument("-T", "--max-targets", type=int, default=100, help="size of the vtln target pool")
-    p.add_argument("--target-gender", choices=["same", "any"], default="same",
+    p.add_argument("--target-gender", choices=["same", "any"], default=None,
                    help="vtln: draw targets among the pool speakers of the source speaker's gender (same; from "
-                        "spk2gender/utt2gender of in-data and --target-data) or the whole pool (any)")
+                        "spk2gender/utt2gender of in-data and --target-data) or the whole pool (any); default: the "
+                        "config's target_gender, else same")
     p.add_argument("--target-data", help="data dir of target speakers (required by vtln)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--suffix", default=None, help="out-data defaults to <in-data><suffix> (default _mod_<method>)")
@@ -64,8 +65,10 @@ def _load_config(path, method):
         from pydeid.voice.mcadams import McAdamsParams as P
         allowed = dataclass_keys(P) + ["world"]
     else:
-        allowed = ["k", "world"]
-    return load_yaml(path, allowed=allowed, nested={"world": dataclass_keys(WorldConfig)})
+        from pydeid.voice.vtln import VtlnParams as P
+        allowed = ["k", "world", "target_gender"] + dataclass_keys(P)
+    return load_yaml(path, allowed=allowed, nested={"world": dataclass_keys(WorldConfig)},
+                     values={"target_gender": ["same", "any"]})
 
 
 def _check_params(method, params, where):
@@ -78,6 +81,9 @@ def _check_params(method, params, where):
         elif method == "mcadams":
             from pydeid.voice.mcadams import build_mcadams
             build_mcadams(**params)
+        else:
+            from pydeid.voice.vtln import build_vtln_params
+            build_vtln_params(**params)
     except (TypeError, ValueError) as e:
         raise FormatError(where, None, f"{method}: {e}") from None
 
@@ -136,9 +142,9 @@ def run(args):
     except (TypeError, ValueError) as e:
         raise FormatError(args.config or "--f0-method/--frame-period/--fft-size", None, f"world: {e}") from None
     k = int(conf.pop("k", 8))
-    method_params = conf  # the rest: VoiceMaskParams / McAdamsParams fields
-    if args.method == "vtln" and method_params:
-        raise FormatError(args.config, None, f"unknown vtln options {sorted(method_params)} (only k, world)")
+    target_gender = args.target_gender or conf.pop("target_gender", None) or "same"
+    conf.pop("target_gender", None)
+    method_params = conf  # the rest: VoiceMaskParams / McAdamsParams / VtlnParams fields
     _check_params(args.method, method_params, args.config or "--method")
     progress = C.show_progress()
 
@@ -183,7 +189,7 @@ def run(args):
         if previous:
             method_params = previous.get("params", method_params)
         plan = C.make_plan(full, args.method, args.strategy, args.seed, method_params, pool, previous,
-                           pool_genders=pool_genders, target_gender=args.target_gender)
+                           pool_genders=pool_genders, target_gender=target_gender)
         if pitch_pool is not None:
             plan["target_log_f0"] = {**(previous or {}).get("target_log_f0", {}), **pitch_pool}
         plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,

@@ -21,6 +21,7 @@ from pydeid.io import DataDir, FormatError, read_secret_json, write_audio, write
 from .common import rng_for
 from .mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
 from .voicemask import VoiceMaskTransformer, build_voicemask, draw_voicemask
+from .vtln import build_vtln_params, draw_vtln
 from .world import WorldConfig
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,20 @@ def choose_pool(speakers, max_targets: int, seed: int) -> list[str]:
 TARGET_GENDERS = ("same", "any")
 
 
+def _target_candidates(strategy: int, pool: list[str], spk: str, utt: str, gender: str | None,
+                       pool_genders: dict[str, str] | None) -> tuple[list[str], list[str], tuple]:
+    """(the gender's pool, the candidates, the key of the draw) of assign_target/assign_targets."""
+    if gender is not None and pool_genders:
+        pool = [t for t in pool if pool_genders.get(t) == gender] or pool
+    if strategy == 1:
+        return pool, pool, (("strategy1",) if gender is None else ("strategy1", gender))
+    if strategy == 2:
+        return pool, [t for t in pool if t != spk] or pool, ("strategy2", spk)
+    if strategy == 3:
+        return pool, [t for t in pool if t != spk] or pool, ("strategy3", utt)
+    raise ValueError(f"strategy must be 1, 2 or 3, got {strategy}")
+
+
 def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str, gender: str | None = None,
                   pool_genders: dict[str, str] | None = None) -> str:
     """Strategy 1: one target for everybody (one per gender when `gender` is given); 2: one per source speaker;
@@ -54,23 +69,24 @@ def assign_target(strategy: int, pool: list[str], seed: int, spk: str, utt: str,
     VoicePrivacy baselines pick same-gender pseudo-speakers), or the whole pool when it has none of them.
     A source speaker who is also in the pool is never mapped to himself (unless he is the whole pool).
     """
-    if gender is not None and pool_genders:
-        pool = [t for t in pool if pool_genders.get(t) == gender] or pool
-    if strategy == 1:
-        cand = pool
-        key = ("strategy1",) if gender is None else ("strategy1", gender)
-    elif strategy == 2:
-        cand = [t for t in pool if t != spk] or pool
-        key = ("strategy2", spk)
-    elif strategy == 3:
-        cand = [t for t in pool if t != spk] or pool
-        key = ("strategy3", utt)
-    else:
-        raise ValueError(f"strategy must be 1, 2 or 3, got {strategy}")
+    pool, cand, key = _target_candidates(strategy, pool, spk, utt, gender, pool_genders)
     t = cand[int(rng_for(seed, *key).integers(len(cand)))]
     if strategy == 1 and t == spk and len(pool) > 1:   # the fixed target is the speaker himself: take the next one
         t = pool[(pool.index(t) + 1) % len(pool)]
     return t
+
+
+def assign_targets(n: int, strategy: int, pool: list[str], seed: int, spk: str, utt: str, gender: str | None = None,
+                   pool_genders: dict[str, str] | None = None, first: str | None = None) -> list[str]:
+    """The speakers of an averaged pseudo-target: `first` (default assign_target's) and n - 1 others drawn without
+    replacement among the same candidates (same gender, never the source speaker), once per key of the strategy
+    (everybody / speaker / utterance); fewer when the candidates run out."""
+    first = first if first is not None else assign_target(strategy, pool, seed, spk, utt, gender, pool_genders)
+    _, cand, key = _target_candidates(strategy, pool, spk, utt, gender, pool_genders)
+    rest = [t for t in cand if t not in (first, spk)]
+    k = min(n - 1, len(rest))
+    idx = rng_for(seed, "average", *key).choice(len(rest), k, replace=False) if k > 0 else []
+    return [first] + [rest[int(i)] for i in idx]
 
 
 def speaker_genders(data: DataDir) -> dict[str, str]:
@@ -198,6 +214,8 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
         vm = build_voicemask(**method_params)
     elif method == "mcadams":
         mc = build_mcadams(**method_params)
+    else:
+        vp = build_vtln_params(**method_params)
     for utt in data.utts:
         spk = data.utt2spk[utt]
         if utt in prev_utt:
@@ -235,13 +253,18 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
                 entry = {"target": assign_target(strategy, pool, seed, spk, utt, g, pool_genders)}
             if strategy in (1, 2):
                 plan["spk2target"].setdefault(spk, entry["target"])
+            if vp.n_average > 1:
+                entry["targets"] = assign_targets(vp.n_average, strategy, pool, seed, spk, utt, g, pool_genders,
+                                                  first=entry["target"])
+            entry.update(draw_vtln(vp, rng))
         plan["utt"][utt] = entry
     if fallback:
         plan["target_gender_fallback"] = len(fallback)
         log.warning("target gender 'same': %d speakers of unknown gender (or none in the pool) draw from the whole "
                     "pool", len(fallback))
     if pool is not None:
-        missing = sorted({e["target"] for e in plan["utt"].values() if "target" in e} - set(pool))
+        missing = sorted({t for e in plan["utt"].values() for t in e.get("targets", [e.get("target")])
+                          if t is not None} - set(pool))
         if missing:
             raise FormatError(None, None, f"reused mapping names target speakers absent from the pool: {missing[:5]}")
     return plan
@@ -379,8 +402,10 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
             feats = fit[u] if fit is not None and u in fit else analyze(wav, 16000, world)
             for j in js:
                 plan, wav_dir, _ = outputs[j]
-                write_audio(wav_path(wav_dir, u), trs[j].transform_features(feats, plan["utt"][u]["target"], wav),
-                            16000)
+                e = plan["utt"][u]
+                y = trs[j].transform_features(feats, e.get("targets", e["target"]), wav, e.get("warp_shift", 0.0),
+                                              e.get("pitch_shift", 0.0))
+                write_audio(wav_path(wav_dir, u), y, 16000)
                 done += 1
                 if bar is not None:
                     bar.update(1)

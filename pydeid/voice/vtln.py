@@ -14,6 +14,14 @@ with the target class spectra by the assignment minimising the summed mean squar
 vocal-tract-length difference. Per pair, the class factor minimises the same distance on the grid within
 a0 +- 0.1 (an unconstrained search lets a badly matched class pick an extreme warp). Unvoiced frames use a0.
 The per-frame factor track is smoothed over 5 frames before warping, to avoid clicks at class changes.
+
+Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, which is the conversion above):
+- n_average: N > 1 makes each draw a pseudo-target averaged over N pool speakers (as the VoicePrivacy baselines
+  average the x-vectors of several pool speakers): per source class the warping factors towards the N targets are
+  averaged, and so are the targets' log-F0 mean and std.
+- warp_jitter / pitch_jitter_semitones: a per-utterance random offset, uniform in [-j, j], added to every frame's
+  warping factor and to the target's log-F0 mean (in semitones): the same speaker and target never give twice the
+  same warp, so an attacker who converts his own data with his own draws does not reproduce the publisher's.
 """
 
 from __future__ import annotations
@@ -27,6 +35,36 @@ from .warping import bilinear, bin_omegas, warp_log_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
 N_CEPS = 24
+MAX_ALPHA = 0.4     # |warping factor| after the jitter offset (a bilinear warp needs |alpha| < 1)
+
+
+@dataclass(frozen=True)
+class VtlnParams:
+    """What a VTLN plan draws per utterance besides its target(s) (see the module docstring)."""
+    n_average: int = 1
+    warp_jitter: float = 0.0
+    pitch_jitter_semitones: float = 0.0
+
+
+def build_vtln_params(**overrides) -> VtlnParams:
+    p = VtlnParams(**overrides)
+    if not isinstance(p.n_average, int) or isinstance(p.n_average, bool) or p.n_average < 1:
+        raise ValueError(f"n_average must be an integer >= 1, got {p.n_average!r}")
+    if not 0.0 <= float(p.warp_jitter) <= 0.2:
+        raise ValueError(f"warp_jitter must lie in [0, 0.2], got {p.warp_jitter}")
+    if not 0.0 <= float(p.pitch_jitter_semitones) <= 12.0:
+        raise ValueError(f"pitch_jitter_semitones must lie in [0, 12], got {p.pitch_jitter_semitones}")
+    return p
+
+
+def draw_vtln(params: VtlnParams, rng: np.random.Generator) -> dict:
+    """The per-utterance offsets of the plan (nothing when the jitters are 0: the plain conversion)."""
+    out = {}
+    if params.warp_jitter > 0:
+        out["warp_shift"] = float(rng.uniform(-params.warp_jitter, params.warp_jitter))
+    if params.pitch_jitter_semitones > 0:
+        out["pitch_shift"] = float(rng.uniform(-params.pitch_jitter_semitones, params.pitch_jitter_semitones))
+    return out
 
 
 @dataclass
@@ -180,11 +218,30 @@ class VtlnTransformer:
             self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
         return self._alignments[target]
 
-    def transform(self, wav: np.ndarray, target: str, sr: int = 16000) -> np.ndarray:
-        return self.transform_features(analyze(wav, sr, self.world), target, wav)
+    def transform(self, wav: np.ndarray, target, sr: int = 16000, warp_shift: float = 0.0,
+                  pitch_shift: float = 0.0) -> np.ndarray:
+        return self.transform_features(analyze(wav, sr, self.world), target, wav, warp_shift, pitch_shift)
 
-    def transform_features(self, feats, target: str, wav: np.ndarray) -> np.ndarray:
-        al = self.alignment(target)
+    def pseudo_target(self, targets) -> tuple[dict, tuple[float, float]]:
+        """The alignment and log-F0 statistics of one target (a speaker id) or of a pseudo-target averaged over
+        several (a list of ids): per source class the mean warping factor, the mean of the targets' log-F0 means
+        and of their stds."""
+        ids = [targets] if isinstance(targets, str) else list(targets)
+        if not ids:
+            raise ValueError("no target speaker")
+        als = [self.alignment(t) for t in ids]
+        if len(ids) == 1:
+            return als[0], self.targets.models[ids[0]].log_f0
+        lf = np.array([self.targets.models[t].log_f0 for t in ids])
+        al = {"alphas": np.mean([a["alphas"] for a in als], axis=0),
+              "global_alpha": float(np.mean([a["global_alpha"] for a in als]))}
+        return al, (float(lf[:, 0].mean()), float(lf[:, 1].mean()))
+
+    def transform_features(self, feats, target, wav: np.ndarray, warp_shift: float = 0.0,
+                           pitch_shift: float = 0.0) -> np.ndarray:
+        """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
+        every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean."""
+        al, target_f0 = self.pseudo_target(target)
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
@@ -195,8 +252,12 @@ class VtlnTransformer:
         if self.smooth_frames > 1 and len(frame_alpha) >= self.smooth_frames:
             kern = np.ones(self.smooth_frames) / self.smooth_frames
             frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
+        if warp_shift:
+            frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
         sp = np.exp(warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read))
-        f0 = convert_log_f0(feats.f0, src.log_f0, self.targets.models[target].log_f0)
+        if pitch_shift:
+            target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
+        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0)
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)

@@ -9,9 +9,11 @@
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"] [--lms "general train"]
-#   --voice-configs: <method>:<strategy> for vtln; for voicemask/mcadams "-" (conf/voice/<method>.yaml),
-#   a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted <method>_<variant>_shifted<sv>.yaml)
-#   or vtln<N>: the method applied on top of the VTLN S<N> conversions (vtln:<N> must be listed too)
+#   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
+#   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
+#   (conf/voice/<method>.yaml), a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted
+#   <method>_<variant>_shifted<sv>.yaml), vtln<N>[_<variant>]: the method applied on top of those VTLN
+#   conversions (vtln:<N>[_<variant>] must be listed too), or <variant>+vtln<N>[_<variant>]: both
 #   --lms: the pocketsphinx LMs of stage 5, the first the primary meter, the last also decodes the masked sets
 #   (default from --general-lm/--corpus-lm: "general train")
 #
@@ -127,14 +129,21 @@ for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
   case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
   if [ $m = vtln ]; then
-    case $st in 1|2|3) ;; *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
-  elif [[ $st == vtln[123] ]]; then
-    [[ " $voice_configs " == *" vtln:${st#vtln} "* ]] ||
-      { echo "$0: --voice-configs $vc chains on VTLN S${st#vtln}: add vtln:${st#vtln} to --voice-configs" >&2; exit 1; }
-  elif [ "$st" != - ]; then
-    for f in "conf/voice/${m}_$st.yaml" "conf/voice/${m}_${st}_shifted$shifted_variant.yaml"; do
-      [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
-    done
+    case $st in 1|2|3) ;; [123]_*) [ -f "conf/voice/vtln_${st#*_}.yaml" ] ||
+      { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
+      *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
+  else
+    cv=$st; base=
+    case $st in *+vtln[123]*) cv=${st%%+*}; base=${st#*+} ;; vtln[123]*) cv=-; base=$st ;; esac
+    if [ -n "$base" ]; then
+      [[ " $voice_configs " == *" vtln:${base#vtln} "* ]] ||
+        { echo "$0: --voice-configs $vc chains on VTLN S${base#vtln}: add vtln:${base#vtln} to --voice-configs" >&2; exit 1; }
+    fi
+    if [ "$cv" != - ]; then
+      for f in "conf/voice/${m}_$cv.yaml" "conf/voice/${m}_${cv}_shifted$shifted_variant.yaml"; do
+        [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
+      done
+    fi
   fi
 done
 if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --voice-configs would silently drop its attack
@@ -230,11 +239,20 @@ convert() {  # convert <method> <in-data> <out-data> <seed> [shifted|-] [config 
   [ "$m" = voicemask ] && opts+=(--target-data data/train_xv)   # the pool of pitch_mode target (else unused)
   done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
 }
-convert_vtln() {  # convert_vtln <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
-  local in=$1 T=$2 tag=$3
-  shift 3
-  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" \
+convert_vtln() {  # convert_vtln <variant|-> <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
+  local c=() in=$2 T=$3 tag=$4
+  [ "$1" = - ] || c=(--voice-config "conf/voice/vtln_$1.yaml")
+  shift 4
+  [ $# -gt 0 ] || return 0
+  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${c[@]}" \
     "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
+}
+vtln_shifted() {  # vtln_shifted <strategy[_variant]>: does a parameter-shifted attack use these VTLN conversions?
+  local vc
+  for vc in $voice_configs; do
+    case $vc in "vtln:$1"|*":vtln$1"|*"+vtln$1") shifted_for "$vc" && return 0 ;; esac
+  done
+  return 1
 }
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
@@ -243,26 +261,30 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   pub=(test_trial); att=(test_enroll:test_enroll train_xvc:train_xv)   # <source>:<output prefix>
   $vctk_table && pub+=(vctk)
   [ -n "$attacker_extra_data" ] && att+=(vctk_full:vctkx)   # every VCTK utterance (77), not the table's subset
-  vtln_st=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
-  if [ -n "$vtln_st" ]; then
+  vtln_all=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
+  # one pass per VTLN config (conf/voice/vtln.yaml, or vtln_<variant>.yaml for <strategy>_<variant>)
+  for var in $(for st in $vtln_all; do [[ $st == *_* ]] && echo "${st#*_}" || echo -; done | sort -u); do
+    vtln_st=$(for st in $vtln_all; do
+      if [[ $st == *_* ]]; then [ "${st#*_}" = "$var" ] && echo "$st"; else [ "$var" = - ] && echo "$st"; fi
+    done; true)
     for s in "${pub[@]}"; do
-      convert_vtln data/$s 100 pub $(for st in $vtln_st; do echo "$st:$seed:data/${s}_vtln$st"; done)
+      convert_vtln "$var" data/$s 100 pub $(for st in $vtln_st; do echo "${st%%_*}:$seed:data/${s}_vtln$st"; done)
     done
     for sp in "${att[@]}"; do
       src=${sp%%:*}; s=${sp#*:}
-      convert_vtln data/$src 100 pub $(for st in $vtln_st; do echo "$st:$aseed:data/${s}_vtln${st}_a"
-        [ $s != vctkx ] && $same_draws && echo "$st:$seed:data/${s}_vtln${st}_p"; done; true)
-      convert_vtln data/$src "$T_shift" shift \
-        $(for st in $vtln_st; do echo "$st:$sseed:data/${s}_vtln${st}_ps"; done)
+      convert_vtln "$var" data/$src 100 pub $(for st in $vtln_st; do echo "${st%%_*}:$aseed:data/${s}_vtln${st}_a"
+        [ $s != vctkx ] && $same_draws && echo "${st%%_*}:$seed:data/${s}_vtln${st}_p"; done; true)
+      convert_vtln "$var" data/$src "$T_shift" shift \
+        $(for st in $vtln_st; do vtln_shifted "$st" && echo "${st%%_*}:$sseed:data/${s}_vtln${st}_ps"; done; true)
     done
-  fi
+  done
   for vc in $voice_configs; do
     m=${vc%%:*}; v=$(vname "$m" "${vc#*:}")
     if [ "$m" != vtln ]; then
       # <method>:<variant>: conf/voice/<method>_<variant>.yaml (shifted: <method>_<variant>_shifted<sv>.yaml);
       # <method>:vtln<N>: the method applied on top of the VTLN S<N> outputs (each party chains its own)
       st=${vc#*:}; cv=; in=
-      case $st in -) ;; vtln[123]) in=_$st ;; *) cv=$st ;; esac
+      case $st in -) ;; *+vtln[123]*) cv=${st%%+*}; in=_${st#*+} ;; vtln[123]*) in=_$st ;; *) cv=$st ;; esac
       for s in "${pub[@]}"; do convert "$m" "data/$s$in" "data/${s}_$v" "$seed" - "$cv"; done
       for sp in "${att[@]}"; do
         src=${sp%%:*}; s=${sp#*:}
@@ -310,7 +332,11 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     for vc in $voice_configs; do decs+=("$lm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")"); done
   done
   lmm=${lms##* }
-  for vc in $voice_configs; do decs+=("$lmm:test_wer_$(vname "${vc%%:*}" "${vc#*:}")_masked"); done
+  for vc in $voice_configs; do   # the masked sets of stage 4 (bench/voice_real.sh skips it: none to decode)
+    v=$(vname "${vc%%:*}" "${vc#*:}")
+    if [ -d "data/test_wer_${v}_masked" ]; then decs+=("$lmm:test_wer_${v}_masked")
+    else log "no data/test_wer_${v}_masked (stage 4 not run): its decoding is skipped"; fi
+  done
   if $vctk_table; then
     decs+=(general:vctk)
     for vc in $voice_configs; do decs+=("general:vctk_$(vname "${vc%%:*}" "${vc#*:}")"); done
