@@ -293,21 +293,21 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     steps/train_asr.sh "${aopts[@]}" "$1" "$2" "exp/asr_${tier}_$3" &&
       steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_$3" "exp/lm_${tier}_$3"
   }
-  train_asr_lm data/mini_train data/mini_dev original &
-  pid=$!
-  train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral || { wait $pid || true; exit 1; }
-  wait $pid
+  decode() {  # decode <model> <set> <jobs>; the decode dir is kept when current (stage 8 reuses the original's)
+    steps/decode_asr.sh --nj "$3" --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$1" \
+      "exp/asr_${tier}_$1" "data/$2" "exp/asr_${tier}_$1/decode_$2"
+  }
   # seed 004 table 9: each model decoded on the test set prepared like its training data (the neutral model on
   # the neutral mini_test: converted voices, entities silenced, references with the entities removed); the neutral
-  # model on the original test set is a second, labelled row. One job each, $nj at a time.
-  for spec in original:mini_test neutral:mini_test neutral:mini_test_neutral; do
-    model=${spec%%:*}; set_=${spec#*:}
-    d=exp/asr_${tier}_$model/decode_$set_   # kept when current (stage 8 reuses the original model's)
-    free_lane
-    steps/decode_asr.sh --nj 1 --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
-      "exp/asr_${tier}_$model" "data/$set_" "$d" &
-  done
-  wait_all "exp/asr_${tier}_*/decode_mini_test*/log/decode.*.log"
+  # model on the original test set is a second, labelled row. Each lane decodes its own model's test set as soon
+  # as that model is trained; the third decoding then splits over both lanes (--nj $nj), instead of running alone
+  # on one while the other idles.
+  { train_asr_lm data/mini_train data/mini_dev original && decode original mini_test 1; } &
+  pid=$!
+  { train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral && decode neutral mini_test_neutral 1; } ||
+    { wait $pid || true; exit 1; }
+  wait $pid
+  decode neutral mini_test "$nj"
   steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on original data, decoded on the original mini_test" \
     data/mini_test "exp/asr_${tier}_original/decode_mini_test"
   steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on neutral data, decoded on the original mini_test" \
