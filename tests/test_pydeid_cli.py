@@ -50,3 +50,25 @@ def test_chain_runs_parts_in_order_and_stops_at_the_first_failure(tmp_path):
     assert r.returncode == 1 and "part 2 (validate-data-dir) failed" in r.stderr and "part 3/3" not in r.stderr
     assert "no entry in text" in r.stderr and "Traceback" not in r.stderr
     assert chain("validate-data-dir", str(good), ":::").returncode != 0        # an empty part is refused
+
+
+def test_report_summary_lists_the_tables_a_run_left_out(tmp_path):
+    """`pydeid report-summary --not-run TABLE=WHY` (the mini demo's tables that run with `--tables full` only): the
+    summary names each left-out table with where it comes from; the run's own tables stay listed; a malformed
+    spec is one line, exit 2."""
+    res = tmp_path / "RESULTS.md"
+    res.write_text("# RESULTS\n\n<!-- begin a -->\n## WER table\n\nx\n<!-- end a -->\n")
+
+    def summary(*opts):
+        return subprocess.run([sys.executable, "-m", "pydeid", "report-summary", "--results", str(res),
+                               "--exp", str(tmp_path / "exp"), *opts], capture_output=True, text=True)
+
+    r = summary("--not-run", "Speaker information (seed 004 table 1)=stage 8, with ./run.sh --tables full")
+    assert r.returncode == 0, r.stderr
+    body = res.read_text().split("<!-- begin summary -->")[1]
+    assert "- WER table\n" in body
+    assert "Not in this run:\n\n- Speaker information (seed 004 table 1): stage 8, with ./run.sh --tables full" in body
+    r = summary()   # a later run that made every table: the list goes
+    assert r.returncode == 0 and "Not in this run" not in res.read_text()
+    r = summary("--not-run", "no reason given")
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "TABLE=WHY" in r.stderr

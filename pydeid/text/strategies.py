@@ -192,10 +192,15 @@ class _Sampling(Strategy):
     """Draws from an independent distribution pi; `avoid_original` redraws a value equal to the original, which
     makes pi depend on t' and takes the policy outside the lemma."""
 
-    def _eps(self, p, pi, observed, ctx, what) -> EpsilonReport:
+    def _eps(self, p, pi, observed, ctx, what, typ: str = "") -> EpsilonReport:
         if ctx.avoid_original:
             return EpsilonReport(None, "avoid-original redraws a surrogate equal to the original: pi(t|t') depends "
                                        "on t' (and an original never appears as a surrogate), outside the lemma")
+        from .categories.surrogates import is_category
+        if is_category(typ):
+            one = _one_value_pool_eps(p, pi, observed, typ)
+            if one is not None:
+                return one
         e = epsilon_eq2(p, pi, observed)
         if p == 1.0:
             note = f"p=1; {what}; {_TYPE_PUBLIC}"
@@ -218,6 +223,37 @@ class _Sampling(Strategy):
 
 def _lower(x):
     return x.lower() if isinstance(x, str) else tuple(t.lower() for t in x)
+
+
+def _one_value_pool_eps(p: float, pi: dict, observed, typ: str) -> EpsilonReport | None:
+    """A sensitive-category type whose corpus pool holds one value v (compared case-insensitively) is not drawn
+    from independently of the original: the category fallback (_category_fallback) gives the original v a
+    generated same-category value, never v, while any other original gets v. By the reasoning of seed 000's lemma
+    (eq. 3-5: the probability that a private token appears in the output under two datasets differing in that
+    token), P(v out | v) = 1 - p (kept) against P(v out | other) = p: randomized response over two values,
+        epsilon_v = |log((1 - p) / p)|,
+    infinite at p = 1 (v in the output rules its own original out) and 0 at p = 1/2. A private unit other than v
+    is never emitted (pi = 0): infinite at p < 1, nothing at p = 1, as eq. (2) has it. None: not a one-value pool."""
+    keys = {_lower(k) for k, v in pi.items() if v > 0}
+    if len(keys) != 1:
+        return None
+    (v,) = keys
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+    shown = v if isinstance(v, str) else " ".join(v)
+    own = INF if p in (0.0, 1.0) else abs(math.log((1.0 - p) / p))
+    others = sorted({_lower(t) for t in observed} - {v}, key=str)
+    if others and p < 1.0:
+        return EpsilonReport(INF, f"one-value {typ} pool ('{shown}', the category fallback gives it a generated "
+                                  f"value) and {len(others)} private unit(s) it never emits: p<1, infinite")
+    if p == 1.0:
+        note = (f"p=1, one-value {typ} pool ('{shown}'): the category fallback gives that original a generated "
+                "value and every other original the pool value, so the pool value in the output rules its own "
+                "original out: infinite (randomized response over two values, |log((1-p)/p)|)")
+    else:
+        note = (f"one-value {typ} pool ('{shown}'): the category fallback gives that original a generated value, "
+                f"so it appears in the output with 1-p when it was the original and p otherwise: |log((1-p)/p)|")
+    return EpsilonReport(own, note)
 
 
 def _category_fallback(sampler, originals, toks, typ, ctx) -> list[str] | None:
@@ -328,7 +364,7 @@ class SameType(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_eps(typ, p, observed)
         return self._eps(p, ctx.pools.sampler("word", typ).as_dict(), observed, ctx,
-                         "pi = corpus frequency of the type's words")
+                         "pi = corpus frequency of the type's words", typ)
 
 
 class SingleSameType(_Sampling):
@@ -348,7 +384,7 @@ class SingleSameType(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_eps(typ, p, observed)
         pi = {(w,): v for w, v in ctx.pools.sampler("word", typ).as_dict().items()}
-        return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type")
+        return self._eps(p, pi, observed, ctx, "pi = corpus frequency of single words of the type", typ)
 
 
 class FullEntity(_Sampling):
@@ -364,7 +400,7 @@ class FullEntity(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_eps(typ, p, observed)
         return self._eps(p, ctx.pools.sampler("entity", typ).as_dict(), observed, ctx,
-                         "pi = corpus frequency of whole entities of the type")
+                         "pi = corpus frequency of whole entities of the type", typ)
 
 
 # ---------------------------------------------------------------------------------------------- numbers

@@ -144,3 +144,36 @@ def test_gold_type_the_detector_never_tagged_is_unprotected_not_an_error():
     eps, overall = TextTransformer(cfg, Pools([pred])).epsilon_at([gold], effective_p(1.0, recall))
     assert math.isinf(eps["LOC"].epsilon) and "tagged no LOC" in eps["LOC"].note
     assert math.isinf(overall.epsilon)
+
+
+HTOKS = "my mother has diabetes and Bob too".split()
+HEALTH = Sentence(HTOKS, _tag(HTOKS, [(3, 4, "HEALTH"), (5, 6, "PER")]), "d-2")
+
+
+def transformer_on(corpus, strategy, p):
+    cfg = TransformConfig(strategies=parse_strategy_spec(f"HEALTH={strategy},default=same_type"), p=p, seed=1)
+    return TextTransformer(cfg, Pools(corpus))
+
+
+@pytest.mark.parametrize("strategy", ["same_type", "single_same_type", "full_entity"])
+def test_category_one_value_pool_is_randomized_response_not_eq2(strategy):
+    """A category type whose corpus pool holds one value ("diabetes") gets, for that original, a generated
+    same-category value (the fallback), never the pool value: the policy depends on the original, so eq. (2)'s
+    0 at p = 1 is wrong. Seed 000's eq. 3-5 reasoning: P("diabetes" out | "diabetes") = 1 - p (kept),
+    P("diabetes" out | another original) = p -> |log((1 - p) / p)|: infinite at p = 1, log 9 at p = 0.9 and
+    p = 0.1, 0 at p = 0.5. A pool with two values keeps eq. (2)."""
+    res = transformer_on([HEALTH], strategy, 1.0).transform([HEALTH])
+    assert res.sentences[0].tokens[3].lower() != "diabetes"          # the premise: the fallback replaced it
+    assert math.isinf(res.epsilon["HEALTH"].epsilon) and "one-value HEALTH pool" in res.epsilon["HEALTH"].note
+    assert math.isinf(res.overall.epsilon)
+    for p, want in [(0.9, math.log(9)), (0.1, math.log(9)), (0.5, 0.0)]:
+        e = transformer_on([HEALTH], strategy, p).transform([HEALTH]).epsilon["HEALTH"].epsilon
+        assert e == pytest.approx(want), (p, e)
+    # a tagger that tags another HEALTH word the pool never emits: infinite at p < 1 (eq. 2's pi(t) = 0)
+    other = Sentence(HTOKS, _tag(HTOKS, [(1, 2, "HEALTH")]), "d-3")
+    eps, _ = transformer_on([HEALTH], strategy, 0.9).epsilon_at([HEALTH, other], {"HEALTH": 0.9})
+    assert math.isinf(eps["HEALTH"].epsilon)
+    # two values in the pool: no fallback for either, eq. (2) as before (0 at p = 1)
+    toks = "she has asthma".split()
+    two = Sentence(toks, _tag(toks, [(2, 3, "HEALTH")]), "d-4")
+    assert transformer_on([HEALTH, two], strategy, 1.0).transform([HEALTH, two]).epsilon["HEALTH"].epsilon == 0.0

@@ -21,9 +21,10 @@
 #      silence vs spoken table (local/mini/spoken_pseudonyms.sh)
 #   7  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws for
 #      every conversion (seed 004 tables 2-4; EER with 95 % bootstrap CIs and trial counts)
-#   8  speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0 is the
-#      stage-6 model trained on original data): seed 004 table 1
-#   9  report: summary tables in RESULTS.md, list of plots
+#   8  (--tables full) speaker-adversarial ASR encoder (gradient reversal, alpha 0.5 and 2.0 side by side; alpha 0
+#      is the stage-6 model trained on original data) and the x-vector attacker on its outputs: seed 004 table 1
+#      (~3.5 min of the demo's 17 on 2 idle cores: beyond the 15-minute budget; --adversarial true adds it to a demo)
+#   9  report: summary tables in RESULTS.md, list of plots, the tables this run left to --tables full
 #  10  (--tables full) seed 004 tables 6-7 complete: the NER-utility cells of every strategy x 4 variants x 3
 #      seeds (seed 002's protocol), last because they are the long part (72 cells, resumable per cell)
 set -euo pipefail
@@ -50,9 +51,9 @@ ner_utility_variants=cased-punct   # all four: cased-punct,cased-nopunct,uncased
 ner_utility_seeds=                 # comma list; empty: --seed alone (mean +- std needs several)
 tables=demo          # demo: the tables that fit the 15-minute budget; full: also seed 004 tables 6-7 complete (four
                      # variants, every strategy row incl. multi-word NEs with placeholders) with seed 002's protocol
-                     # over 3 seeds (stage 10, last: 72 NER cells of ~100 s CPU each idle, 323 s measured on
-                     # the loaded machine), the parameter-shifted and informed-same-draws attacks, and the
-                     # x-vector attacker on the encoder outputs (stage 8, --phi-attack)
+                     # over 3 seeds (stage 10, last: 72 NER cells of ~65 CPU-s each), the parameter-shifted and
+                     # informed-same-draws attacks, and seed 004 table 1 (stage 8: the speaker-adversarial
+                     # encoders, --adversarial, and the x-vector attacker on their outputs, --phi-attack)
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # method:strategy pairs for the attack tables
 neutral_voice=vtln:3                                          # the voice of the neutral corpus (seed 004 sec. 5.2)
 attack_scenarios="ignorant lazy-informed informed"   # README: scenarios (--tables full adds parameter-shifted and
@@ -65,7 +66,7 @@ asr_max_epoch=15     # the demo's 15-minute budget: 15 of the small tier's 20 ep
 lm_config=conf/asr/lm.yaml
 lm_max_epoch=        # empty: the config's (20; 12 epochs cost 5.6 points of WER on mini_test, measured)
 xvector_config=conf/xvector/mini.yaml
-adversarial=true
+adversarial=         # stage 8 (seed 004 table 1); empty: on with --tables full, off with --tables demo
 spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its ASR (~30 CPU-min; beyond the demo
                          # budget): local/mini/spoken_pseudonyms.sh, table 'spoken-pseudonyms'
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
@@ -88,8 +89,9 @@ if [ "$category_turns" -gt 0 ]; then
 fi
 
 case $tables in
-  demo) ;;
-  full) ner_full_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
+  demo) [ -n "$adversarial" ] || adversarial=false ;;
+  full) [ -n "$adversarial" ] || adversarial=true
+        ner_full_strategies=none,placeholder,placeholder_entity,same_type,single_same_type,full_entity
         ner_full_variants=cased-punct,cased-nopunct,uncased-punct,uncased-nopunct
         ner_full_seeds=$seed,$((seed + 1)),$((seed + 2))
         phi_attack=true
@@ -98,6 +100,7 @@ case $tables in
         done ;;
   *) echo "$0: --tables must be demo or full, got '$tables'" >&2; exit 1 ;;
 esac
+case $adversarial in true|false) ;; *) echo "$0: --adversarial must be true or false, got '$adversarial'" >&2; exit 1 ;; esac
 nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs"
         --seed "$seed" --cmd "$train_cmd")
 [ -n "$ner_utility_seeds" ] && nuopts+=(--seeds "$ner_utility_seeds")
@@ -290,21 +293,21 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     steps/train_asr.sh "${aopts[@]}" "$1" "$2" "exp/asr_${tier}_$3" &&
       steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_$3" "exp/lm_${tier}_$3"
   }
-  train_asr_lm data/mini_train data/mini_dev original &
-  pid=$!
-  train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral || { wait $pid || true; exit 1; }
-  wait $pid
+  decode() {  # decode <model> <set> <jobs>; the decode dir is kept when current (stage 8 reuses the original's)
+    steps/decode_asr.sh --nj "$3" --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$1" \
+      "exp/asr_${tier}_$1" "data/$2" "exp/asr_${tier}_$1/decode_$2"
+  }
   # seed 004 table 9: each model decoded on the test set prepared like its training data (the neutral model on
   # the neutral mini_test: converted voices, entities silenced, references with the entities removed); the neutral
-  # model on the original test set is a second, labelled row. One job each, $nj at a time.
-  for spec in original:mini_test neutral:mini_test neutral:mini_test_neutral; do
-    model=${spec%%:*}; set_=${spec#*:}
-    d=exp/asr_${tier}_$model/decode_$set_   # kept when current (stage 8 reuses the original model's)
-    free_lane
-    steps/decode_asr.sh --nj 1 --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
-      "exp/asr_${tier}_$model" "data/$set_" "$d" &
-  done
-  wait_all "exp/asr_${tier}_*/decode_mini_test*/log/decode.*.log"
+  # model on the original test set is a second, labelled row. Each lane decodes its own model's test set as soon
+  # as that model is trained; the third decoding then splits over both lanes (--nj $nj), instead of running alone
+  # on one while the other idles.
+  { train_asr_lm data/mini_train data/mini_dev original && decode original mini_test 1; } &
+  pid=$!
+  { train_asr_lm data/mini_train_neutral data/mini_dev_neutral neutral && decode neutral mini_test_neutral 1; } ||
+    { wait $pid || true; exit 1; }
+  wait $pid
+  decode neutral mini_test "$nj"
   steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on original data, decoded on the original mini_test" \
     data/mini_test "exp/asr_${tier}_original/decode_mini_test"
   steps/score.sh --results "$results" --title "ASR ($tier + LM) trained on neutral data, decoded on the original mini_test" \
@@ -397,7 +400,17 @@ fi
 
 if [ $stage -le 9 ] && [ $stop_stage -ge 9 ]; then
   log "stage 9: report"
-  pydeid report-summary --results "$results" --exp exp
+  # what this run left out is named in the summary, with where the committed figures of a full run are
+  full="with ./run.sh --tables full (figures of a committed run: section tables-full of git's RESULTS.md)"
+  notrun=()
+  $adversarial || notrun+=(--not-run "Speaker information in ASR representations (seed 004 table 1)=stage 8, $full")
+  if [ "$tables" = demo ]; then
+    notrun+=(--not-run "NER utility, seed 004 tables 6-7 complete (four variants, every strategy row, 3 seeds)=stage 10, $full")
+    case " $attack_scenarios " in *" parameter-shifted "*) ;; *)
+      notrun+=(--not-run "Privacy: x-vector attacker, parameter-shifted and informed-same-draws=stages 4 and 7, $full") ;;
+    esac
+  fi
+  pydeid report-summary --results "$results" --exp exp "${notrun[@]}"
 fi
 if [ $stage -le 10 ] && [ $stop_stage -ge 10 ] && [ "$tables" = full ]; then
   log "stage 10: NER utility, seed 004 tables 6-7 complete ($ner_full_strategies x $ner_full_variants x seeds $ner_full_seeds)"
