@@ -17,12 +17,12 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0, help="surrogate voices are drawn from seed + utterance id")
     p.add_argument("--min-stretch", type=float, default=0.8, help="lowest time-stretch factor of an insert")
     p.add_argument("--max-stretch", type=float, default=1.25, help="highest time-stretch factor of an insert")
-    p.add_argument("--fit-rate", type=_bool, default=True,
+    p.add_argument("--fit-rate", type=_bool, default=False,
                    help="choose espeak's rate per insert so its natural duration is the interval's (then stretch)")
     p.add_argument("--rate-limits", default="100,320", help="min,max espeak rate (words/minute) of --fit-rate")
-    p.add_argument("--match-spectrum", type=_bool, default=True,
+    p.add_argument("--match-spectrum", type=_bool, default=False,
                    help="move the insert's mean spectral envelope to the surrounding speech's (smooth, +-12 dB)")
-    p.add_argument("--match-f0-range", type=_bool, default=True,
+    p.add_argument("--match-f0-range", type=_bool, default=False,
                    help="scale the insert's log-F0 spread to the surrounding speech's (the median is always matched)")
     p.add_argument("--fade", type=float, default=0.01, help="fade (s) at the insert's ends, inside the interval")
     p.add_argument("--ramp", type=float, default=0.005, help="fade (s) of the original just outside each interval")

@@ -199,11 +199,24 @@ def test_word_starting_inside_a_pad_keeps_its_audible_part():
     assert abs(ctm[4].start - iv["out"][1] / SR) < 1e-3 and ctm[4].start + ctm[4].dur <= len(y) / SR + 1e-3
 
 
-def test_fitted_rate_makes_the_insert_as_long_as_the_original_words(filled):
+@pytest.fixture(scope="module")
+def fitted(spoken_inputs):
+    s = spoken_inputs
+    out, sec = s["root"] / "out_fit", s["root"] / "sec_fit"
+    opts = SpokenOptions(seed=3, fit_rate=True, match_spectrum=True, match_f0_range=True)
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, opts)
+    return {**s, "out": out, "sec": sec, "rep": rep}
+
+
+def test_fitted_rate_makes_the_insert_as_long_as_the_original_words(fitted):
     """--fit-rate: espeak's rate is chosen per insert so that the time-stretch only covers a small remainder: no
     insert of these utterances needs a stretch limit (with the utterance's drawn rate, about half did), and each
-    insert's speech lasts the original words' duration within 10 %."""
+    insert's speech lasts the original words' duration within 10 %. With the spectral and F0-spread match too,
+    the verifier renders every insert again from its plan entry: 0 foreign samples."""
     import json
+    filled = fitted
+    rep = verify_spoken(filled["out"], filled["sec"], filled["tags"], filled["ctm"], orig_data=filled["data"])
+    assert rep.n_leaks == 0 and rep.inserts == filled["rep"]["inserts"]
     n = 0
     for utt in filled["utts"]:
         plan = json.loads((filled["sec"] / "spoken_plan" / f"{utt}.json").read_text())
@@ -211,7 +224,7 @@ def test_fitted_rate_makes_the_insert_as_long_as_the_original_words(filled):
             if not e["tokens"]:
                 continue
             n += 1
-            assert 100 <= e["rate"] <= 320
+            assert 100 <= e["rate"] <= 320 and len(e["cep"]) == 16 and e["f0_sd"] > 0
             assert e["min_stretch"] < e["stretch"] < e["max_stretch"]
             spoken = (e["out"][1] - e["out"][0] - e["lead"] - e["trail"]) / SR
             assert abs(spoken / e["speech_dur"] - 1) < 0.1, (utt, e["tokens"], spoken, e["speech_dur"])
