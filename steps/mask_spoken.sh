@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Spoken pseudonyms: like steps/mask_words.sh, but each masked interval is filled with the surrogate words the
-# text transformation wrote for its entity (espeak-ng, F0 median and level of the surrounding voice, time-stretched
-# within limits, the interval grows or shrinks and later word times shift). The output text is the transformed
-# text, aligned with the audio; words.ctm gives every word's time (surrogates included); tags.conll the
-# transformed tags.
+# text transformation wrote for its entity (espeak-ng with the F0 median and level of the surrounding voice,
+# time-stretched within limits; optionally its rate fitted to the interval and its spectral envelope and F0
+# spread matched; the interval grows or shrinks and later word times shift). The output text is the transformed text, aligned with the audio; words.ctm gives every
+# word's time (surrogates included); tags.conll the transformed tags.
 #
 # Usage: steps/mask_spoken.sh [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>
 #   <in-data>                 the voices to publish (e.g. converted: data/x_vtln3)
@@ -12,6 +12,9 @@
 #   <word-ctm>                utterance-relative word times of the original words
 #   --tags PER,LOC,ORG,DATE,TIME,NUM  --pad 0.1  --absorb-gaps true  --seed 0
 #   --min-stretch 0.8 --max-stretch 1.25   time-stretch limits of an insert
+#   --fit-rate false --rate-limits 100,320  true: espeak rate chosen per insert to fit the interval (then stretch)
+#   --match-spectrum false --match-f0-range false  true: insert's envelope and F0 spread -> the surrounding speech's
+#                          (off by default: on mini the ASR trained on the fill did worse with them, README)
 #   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
 #   --nj 1 --cmd "$train_cmd"
 # Resumable: a rerun with the same inputs and options only makes the missing utterances.
@@ -26,6 +29,10 @@ absorb_gaps=true
 seed=0
 min_stretch=0.8
 max_stretch=1.25
+fit_rate=false
+rate_limits=100,320
+match_spectrum=false
+match_f0_range=false
 secret_dir=
 help_message="Usage: $0 [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"
 . utils/parse_options.sh
@@ -47,7 +54,8 @@ for f in "$tags_file" "$trans_tags" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
 opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --seed "$seed" --min-stretch "$min_stretch"
-      --max-stretch "$max_stretch" --secret-dir "$secret_dir" --wav-dir "$out/wav")
+      --max-stretch "$max_stretch" --fit-rate "$fit_rate" --rate-limits "$rate_limits"
+      --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --secret-dir "$secret_dir" --wav-dir "$out/wav")
 mkdir -p "$dir/log"
 
 nspk=$(wc -l <"$data/spk2utt")

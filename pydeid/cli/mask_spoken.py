@@ -17,6 +17,13 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0, help="surrogate voices are drawn from seed + utterance id")
     p.add_argument("--min-stretch", type=float, default=0.8, help="lowest time-stretch factor of an insert")
     p.add_argument("--max-stretch", type=float, default=1.25, help="highest time-stretch factor of an insert")
+    p.add_argument("--fit-rate", type=_bool, default=False,
+                   help="choose espeak's rate per insert so its natural duration is the interval's (then stretch)")
+    p.add_argument("--rate-limits", default="100,320", help="min,max espeak rate (words/minute) of --fit-rate")
+    p.add_argument("--match-spectrum", type=_bool, default=False,
+                   help="move the insert's mean spectral envelope to the surrounding speech's (smooth, +-12 dB)")
+    p.add_argument("--match-f0-range", type=_bool, default=False,
+                   help="scale the insert's log-F0 spread to the surrounding speech's (the median is always matched)")
     p.add_argument("--fade", type=float, default=0.01, help="fade (s) at the insert's ends, inside the interval")
     p.add_argument("--ramp", type=float, default=0.005, help="fade (s) of the original just outside each interval")
     p.add_argument("--secret-dir", required=True,
@@ -42,14 +49,22 @@ def run(args):
     if not 0 < args.min_stretch <= 1.0 <= args.max_stretch:
         raise FormatError("--min-stretch/--max-stretch", None,
                           f"need 0 < min <= 1 <= max, got {args.min_stretch} and {args.max_stretch}")
+    try:
+        rlim = tuple(int(v) for v in args.rate_limits.split(","))
+    except ValueError:
+        rlim = ()
+    if len(rlim) != 2 or not 80 <= rlim[0] <= rlim[1] <= 450:
+        raise FormatError("--rate-limits", None, f"need min,max words per minute within 80..450, got "
+                          f"'{args.rate_limits}'")
     opts = SpokenOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, absorb_gaps=args.absorb_gaps,
                          seed=args.seed, min_stretch=args.min_stretch, max_stretch=args.max_stretch,
-                         fade=args.fade, ramp=args.ramp)
+                         fade=args.fade, ramp=args.ramp, fit_rate=args.fit_rate, rate_limits=rlim,
+                         match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range)
     rep = spoken_data_dir(args.data, args.tags_file, args.trans_tags, args.ctm, args.out, args.secret_dir, opts,
                           wav_dir=args.wav_dir, overwrite=args.overwrite)
     if args.report:
         atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
     print(f"{args.out}: {rep['utterances']} utterances, {rep['inserts']} spoken inserts "
-          f"({rep['stretch_clamped']} at a stretch limit), duration change {rep['duration_change_s']:+.2f} s "
+          f"({rep['stretch_clamped']} at a stretch limit, {rep['rate_clamped']} at a rate limit), duration change {rep['duration_change_s']:+.2f} s "
           f"({rep['written']} written, {rep['resumed']} resumed)")
     return 0

@@ -7,6 +7,9 @@ HELP = "add rows (model, test set, decode dir[, gold tags, tagger tags on the AS
 def add_arguments(p):
     p.add_argument("--results", required=True, help="RESULTS.md to update (section 'spoken-pseudonyms')")
     p.add_argument("--footer", default="", help="text under the table (data sources)")
+    p.add_argument("--seeds", action="store_true",
+                   help="cells are label::decode-dir[::gold::pred] per training seed (same label = one row): the "
+                        "mean +- std table 'spoken-pseudonyms-seeds'")
     p.add_argument("cells", nargs="+",
                    help="model::test::decode-dir[::gold-tags::pred-tags] (decode dir scored by steps/score.sh)")
 
@@ -15,8 +18,28 @@ def run(args):
     from pathlib import Path
 
     from pydeid.io import FormatError
-    from pydeid.report.spoken_table import HEADERS, cell_row
+    from pydeid.report.spoken_table import HEADERS, SEED_HEADERS, cell_row, seeds_row
     from pydeid.report.tables import upsert_results_row
+
+    if args.seeds:
+        groups: dict[str, list[tuple]] = {}
+        for c in args.cells:
+            parts = c.split("::")
+            if len(parts) not in (2, 4):
+                raise FormatError("spoken-results", None, f"cell '{c}': expected label::decode-dir[::gold::pred]")
+            for f in [Path(parts[1]) / "scoring" / "results.json"] + [Path(x) for x in parts[2:]]:
+                if not f.exists():
+                    raise FormatError(f, None, "missing (decode and score first, tag the ASR output)")
+            groups.setdefault(parts[0], []).append(tuple(parts[1:]))
+        for label, cells in groups.items():
+            try:
+                row = seeds_row(label, cells)
+            except ValueError as e:
+                raise FormatError("spoken-results", None, str(e)) from None
+            print(" | ".join(row))
+            upsert_results_row(args.results, "spoken-pseudonyms-seeds", SEED_HEADERS, row,
+                               "Spoken pseudonyms: WER over ASR training seeds", args.footer)
+        return 0
 
     for c in args.cells:
         parts = c.split("::")

@@ -9,10 +9,14 @@ dialogue-consistent pseudonyms, random digits for numbers), so that audio and tr
    by the insert: entities as their surrogates, untagged words as themselves.
 2. Voice: espeak-ng (en-us + a variant of the utterance's gender, rate and range drawn per utterance, seeded);
    WORLD analysis of the insert, F0 scaled so that its median is the median F0 of the utterance's own speech
-   outside the intervals (the converted voice around it), RMS matched to that speech's active frames.
-3. Fit: the insert is time-stretched (WORLD frames, factor clamped to [min_stretch, max_stretch]) towards the
-   duration the original words had; what remains is absorbed by letting the interval grow or shrink (later
-   words and intervals shift, the new words.ctm follows). The pauses and pads of the interval stay silent.
+   outside the intervals (the converted voice around it) and its log-F0 spread that speech's spread
+   (`match_f0_range`), its mean spectral envelope moved to that speech's by a smooth cepstral correction
+   (`match_spectrum`: coefficients 1..N_CEP, clipped to +-MAX_EQ_DB), RMS matched to that speech's active frames.
+3. Fit: espeak's rate is chosen per insert (`fit_rate`, within `rate_limits`) so that the insert's natural
+   duration is the duration the original words had; the insert is then time-stretched (WORLD frames, factor
+   clamped to [min_stretch, max_stretch]) for what is left; what remains is absorbed by letting the interval grow
+   or shrink (later words and intervals shift, the new words.ctm follows). The pauses and pads of the interval
+   stay silent.
 4. Splice: 10 ms raised-cosine fades at the insert's own ends (inside the interval) and the `ramp` fade of
    `mask-words` on the original just outside it: no original sample is ever mixed into an interval.
 
@@ -47,7 +51,10 @@ log = logging.getLogger(__name__)
 SR = 16000
 ACCENT = "en-us"
 _DEFAULT_F0 = {"m": 120.0, "f": 210.0}
-PLAN_VERSION = 1
+PLAN_VERSION = 2   # 2: per-insert rate, spectral envelope and F0 spread targets
+N_CEP = 16         # cepstral coefficients (1..N_CEP) of the envelope target: its smooth shape, not its detail
+MAX_EQ_DB = 12.0   # the envelope correction is clipped to +-MAX_EQ_DB at every frequency
+F0_SD_RATIO = (0.5, 2.0)   # limits of the F0 spread scaling
 
 
 @dataclass
@@ -61,6 +68,12 @@ class SpokenOptions:
     fade: float = 0.01           # raised-cosine fade at the insert's ends (inside the interval)
     ramp: float = 0.005          # fade of the original just outside each interval (as mask-words)
     rate_range: tuple[int, int] = (150, 185)   # espeak words per minute, drawn per utterance
+    # off by default: on mini they matched the surrounding voice better but the ASR trained on the fill did worse
+    # (WER 70.6 vs 59.2 %, seed 0, README)
+    fit_rate: bool = False       # per insert, espeak's rate that makes its natural duration the interval's
+    rate_limits: tuple[int, int] = (100, 320)  # the fitted rate stays within (words per minute)
+    match_spectrum: bool = False  # insert's mean spectral envelope -> the surrounding speech's (cepstral, smooth)
+    match_f0_range: bool = False  # insert's log-F0 spread -> the surrounding speech's (median always matched)
     strict: bool = True
 
 
@@ -104,23 +117,50 @@ def active_rms(x: np.ndarray, sr: int = SR, floor_db: float = -30.0) -> float:
     return float(np.sqrt(np.mean(act ** 2)))
 
 
+def envelope_cepstrum(f) -> list[float] | None:
+    """Cepstral coefficients 1..N_CEP of the mean log spectral envelope over the voiced frames of WORLD features
+    (the smooth spectral shape of a voice: formant region and tilt; c0, the level, is left out)."""
+    v = f.f0 > 0
+    if v.sum() < 10:
+        return None
+    mean_log = np.log(np.maximum(f.sp[v], 1e-20)).mean(axis=0)
+    return [round(float(c), 6) for c in np.fft.irfft(mean_log)[1: N_CEP + 1]]
+
+
+def cepstral_gain(c_target, c_source, nbins: int) -> np.ndarray:
+    """Log-power gain per envelope bin that moves cepstrum c_source to c_target, clipped to +-MAX_EQ_DB."""
+    dc = np.asarray(c_target, np.float64) - np.asarray(c_source, np.float64)
+    k, n = np.arange(nbins), np.arange(1, len(dc) + 1)
+    g = 2.0 * np.cos(np.pi * np.outer(k, n) / (nbins - 1)) @ dc
+    lim = MAX_EQ_DB / 10.0 * np.log(10.0)
+    return np.clip(g, -lim, lim)
+
+
+def log_f0_sd(f0: np.ndarray) -> float | None:
+    v = f0[f0 > 0]
+    return float(np.std(np.log(v))) if len(v) >= 10 else None
+
+
 def surrounding_targets(wav: np.ndarray, intervals: list[tuple[float, float]], gender: str) -> dict:
-    """Median F0 (Hz) and active RMS of the speech outside the intervals; gender defaults when none is left."""
+    """Median F0 (Hz), log-F0 spread, mean envelope cepstrum and active RMS of the speech outside the intervals
+    (the voice the inserts must sound like); gender defaults when none is left (spread and cepstrum: None)."""
     keep = np.ones(len(wav), bool)
     for a, b in intervals:
         keep[int(np.floor(a * SR)): int(np.ceil(b * SR))] = False
     rest = wav[keep]
-    f0_med, rms, src = _DEFAULT_F0.get(gender, 150.0), 0.05, "default"
+    f0_med, rms, src, sd, cep = _DEFAULT_F0.get(gender, 150.0), 0.05, "default", None, None
     if len(rest) > SR // 5:
         from pydeid.voice.world import WorldConfig, analyze
         f = analyze(rest.astype(np.float64), SR, WorldConfig(frame_period=10.0))
         v = f.f0[f.f0 > 0]
         if len(v) >= 10:
             f0_med, src = float(np.median(v)), "surrounding speech"
+            sd, cep = log_f0_sd(f.f0), envelope_cepstrum(f)
         r = active_rms(rest)
         if r > 0:
             rms = r
-    return {"f0": round(f0_med, 3), "rms": round(rms, 6), "source": src}
+    return {"f0": round(f0_med, 3), "rms": round(rms, 6), "source": src,
+            "f0_sd": None if sd is None else round(sd, 5), "cep": cep}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -135,9 +175,11 @@ def _trim_bounds(x: np.ndarray, sr: int) -> tuple[int, int]:
     return int(on[0] * hop), int(min(len(x), (on[-1] + 1) * hop))
 
 
-def _stretch_world(y: np.ndarray, factor: float, f0_scale: float) -> np.ndarray:
-    from pydeid.voice.world import WorldConfig, WorldFeatures, analyze, synthesize
-    f = analyze(y.astype(np.float64), SR, WorldConfig(frame_period=5.0))
+def _stretch_world(f, n_in: int, factor: float, f0_scale: float, f0_sd_ratio: float = 1.0,
+                   gain: np.ndarray | None = None) -> np.ndarray:
+    """Resynthesise WORLD features f (of n_in samples) time-stretched by factor, F0 scaled by f0_scale around the
+    insert's median with its log deviations scaled by f0_sd_ratio, envelope times exp(gain) per bin."""
+    from pydeid.voice.world import WorldFeatures, synthesize
     T = len(f.f0)
     T2 = max(2, int(round(T * factor)))
     pos = np.linspace(0, T - 1, T2)
@@ -146,9 +188,15 @@ def _stretch_world(y: np.ndarray, factor: float, f0_scale: float) -> np.ndarray:
     w = (pos - i0)[:, None]
     sp = (1 - w) * f.sp[i0] + w * f.sp[i1]
     ap = (1 - w) * f.ap[i0] + w * f.ap[i1]
+    if gain is not None:
+        sp = sp * np.exp(gain)[None, :]
     near = np.rint(pos).astype(int)
     f0 = f.f0[near] * f0_scale
-    n2 = int(round(len(y) * T2 / T))
+    if f0_sd_ratio != 1.0:
+        v = f0 > 0
+        med = np.median(np.log(f.f0[f.f0 > 0])) + np.log(f0_scale)
+        f0[v] = np.exp(med + (np.log(f0[v]) - med) * f0_sd_ratio)
+    n2 = int(round(n_in * T2 / T))
     g = WorldFeatures(f0=f0, sp=sp, ap=ap, sr=SR, frame_period=f.frame_period, n_samples=n2)
     return synthesize(g)
 
@@ -210,6 +258,33 @@ def fresh_synthesize(text: str, voice: str, rate: int, pitch: int, range_: int, 
         _ctypes.dlclose(s.lib._handle)
 
 
+def natural_duration(tokens: list[str], voice: str, rate: int, range_: int, espeak_seed: int) -> float:
+    """Seconds espeak takes to say tokens (leading and trailing silence trimmed, as render_interval trims)."""
+    syn, _ = fresh_synthesize(" ".join(tokens), voice, rate, 50, range_, espeak_seed)
+    x = syn.samples.astype(np.float32) / 32768.0
+    s0, s1 = _trim_bounds(x, syn.rate)
+    return (s1 - s0) / syn.rate
+
+
+def fit_rate(entry: dict, limits: tuple[int, int], rounds: int = 3) -> int:
+    """espeak's rate (words per minute, within limits) at which the insert's natural duration is the interval's
+    speech duration: duration is close to proportional to 1/rate, so a few proportional updates converge; the
+    time-stretch then only covers what is left (and what the limits refuse)."""
+    r = int(np.clip(entry["rate"], *limits))
+    d = entry["speech_dur"]
+    if d <= 0:
+        return r
+    for _ in range(rounds):
+        n = natural_duration(entry["tokens"], entry["voice"], r, entry["range"], entry["espeak_seed"])
+        if n <= 0:
+            break
+        r2 = int(np.clip(round(r * n / d), *limits))
+        if r2 == r:
+            break
+        r = r2
+    return r
+
+
 def render_interval(entry: dict) -> tuple[np.ndarray, list[tuple[str, float, float]], float]:
     """The samples (int16, length entry's out_len) of one output interval, the insert's words with times
     (seconds from the interval start) and the stretch factor. A function of the entry alone."""
@@ -223,15 +298,23 @@ def render_interval(entry: dict) -> tuple[np.ndarray, list[tuple[str, float, flo
     y = resample(x[s0:s1], syn.rate, SR).astype(np.float64)
     if len(y) < SR // 50:
         y = np.zeros(SR // 50)
-    # natural F0 of the insert, then scaled to the target median
+    # natural F0 of the insert, then scaled to the target median (and spread); envelope towards the target's
     from pydeid.voice.world import WorldConfig, analyze
     f = analyze(y, SR, WorldConfig(frame_period=5.0))
     v = f.f0[f.f0 > 0]
     f0_scale = float(entry["f0"] / np.median(v)) if len(v) else 1.0
+    sd_ratio, gain = 1.0, None
+    sd = log_f0_sd(f.f0)
+    if entry.get("f0_sd") and sd:
+        sd_ratio = float(np.clip(entry["f0_sd"] / sd, *F0_SD_RATIO))
+    if entry.get("cep"):
+        c = envelope_cepstrum(f)
+        if c is not None:
+            gain = cepstral_gain(entry["cep"], c, f.sp.shape[1])
     natural = len(y) / SR
     factor = float(np.clip(entry["speech_dur"] / natural, entry["min_stretch"], entry["max_stretch"])) \
         if natural > 0 and entry["speech_dur"] > 0 else 1.0
-    z = _stretch_world(y, factor, f0_scale)
+    z = _stretch_world(f, len(y), factor, f0_scale, sd_ratio, gain)
     r = active_rms(z)
     if r > 0:
         z = z * (entry["rms"] / r)
@@ -373,6 +456,12 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
                      "f0": tgt["f0"], "rms": tgt["rms"], "speech_dur": (core_b - core_a) / SR,
                      "lead": core_a - ia, "trail": ib - core_b, "min_stretch": opts.min_stretch,
                      "max_stretch": opts.max_stretch, "fade": opts.fade}
+            if opts.match_f0_range:
+                entry["f0_sd"] = tgt["f0_sd"]
+            if opts.match_spectrum:
+                entry["cep"] = tgt["cep"]
+            if opts.fit_rate:   # the utterance's drawn rate -> the rate that fits this interval
+                entry["rate"] = fit_rate(entry, opts.rate_limits)
             ins, wds, factor = render_interval(entry)
         else:   # nothing spoken in it (only pauses/pads): silence of the same length
             entry = {"tokens": [], "lead": ib - ia, "trail": 0}
@@ -453,7 +542,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
     plan_dir.chmod(0o700)
     config = {"tagset": sorted(tagset), "pad": opts.pad, "absorb_gaps": opts.absorb_gaps, "seed": opts.seed,
               "min_stretch": opts.min_stretch, "max_stretch": opts.max_stretch, "fade": opts.fade, "ramp": opts.ramp,
-              "rate_range": list(opts.rate_range), "tags_sha": _sha(tags_path), "trans_sha": _sha(trans_tags_path),
+              "rate_range": list(opts.rate_range), "fit_rate": opts.fit_rate, "rate_limits": list(opts.rate_limits),
+              "match_spectrum": opts.match_spectrum, "match_f0_range": opts.match_f0_range, "tags_sha": _sha(tags_path), "trans_sha": _sha(trans_tags_path),
               "ctm_sha": _sha(ctm_path), "version": PLAN_VERSION}
     cfg_file = wav_dir / "spoken_config.json"
     if cfg_file.exists() and not overwrite:
@@ -484,6 +574,7 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
             pub = {"text": " ".join(toks), "dur": len(y) / SR,
                    "ctm": [[c.start, c.dur, c.token] for c in ctm],
                    "stretch": [e["stretch"] for e in sec["intervals"] if e["tokens"]],
+                   "rate": [e["rate"] for e in sec["intervals"] if e["tokens"]],
                    "delta": (len(y) - len(wav)) / SR}
             sec["output"] = pub
             write_audio(dst, y, SR)           # the secret last: it marks the utterance as done
@@ -492,6 +583,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
         stats["utterances"] += 1
         stats["inserts"] += len(pub["stretch"])
         stats["stretch_clamped"] += sum(1 for s in pub["stretch"] if s in (opts.min_stretch, opts.max_stretch))
+        if opts.fit_rate:
+            stats["rate_clamped"] += sum(1 for r in pub.get("rate", []) if r in opts.rate_limits)
         stats["delta_ms"] += int(round(1000 * pub["delta"]))
         wav_scp[utt] = str(dst)
         text_out[utt] = pub["text"]
@@ -504,6 +597,7 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
     from pydeid.io import write_conll
     write_conll(out / "tags.conll", [trans[u] for u in d.utts])
     rep = {"utterances": stats["utterances"], "inserts": stats["inserts"], "stretch_clamped": stats["stretch_clamped"],
+           "rate_clamped": stats["rate_clamped"],
            "duration_change_s": stats["delta_ms"] / 1000, "written": stats["written"], "resumed": stats["resumed"],
            "config": config}
     log.info("%s: %d utterances, %d inserts (%d at a stretch limit), duration %+.2f s, %d written, %d resumed",

@@ -80,3 +80,28 @@ def cell_row(model: str, test: str, decode_dir, gold_tags=None, pred_tags=None) 
 
 HEADERS = ["ASR trained on -> decoded on", "utts", "words", "WER % [95 % CI]", "CER %",
            "NER phrase F1 % [95 % CI]", "entities right / reference / found"]
+
+
+SEED_HEADERS = ["ASR trained on -> decoded on", "seeds", "utts", "words", "WER % mean +- std", "WER % per seed",
+                "CER % mean +- std", "NER phrase F1 % mean +- std"]
+
+
+def seeds_row(label: str, cells: list[tuple]) -> list[str]:
+    """One row over training seeds: cells are (decode_dir[, gold_tags, pred_tags]) of the same model recipe and
+    test set, one per seed; mean +- sample std (ddof 1) of WER, CER and NER phrase F1 across seeds."""
+    wer, cer, f1, sents, words = [], [], [], set(), set()
+    for c in cells:
+        res = json.loads((Path(c[0]) / "scoring" / "results.json").read_text())["all"]
+        wer.append(res["wer"])
+        cer.append(res["cer"])
+        sents.add(res["sents"])
+        words.add(res["words"])
+        if len(c) == 3:
+            f1.append(phrase_f1(c[1], c[2])["f1"])
+    if len(sents) != 1 or len(words) != 1:
+        raise ValueError(f"{label}: the seeds were scored on different test sets ({sorted(words)} words)")
+
+    def ms(v):
+        return f"{np.mean(v):.1f} +- {np.std(v, ddof=1):.1f}" if len(v) > 1 else (f"{v[0]:.1f}" if v else "-")
+    return [label, str(len(cells)), str(sents.pop()), str(words.pop()), ms(wer), ", ".join(f"{w:.1f}" for w in wer),
+            ms(cer), ms(f1) if len(f1) == len(cells) else "-"]

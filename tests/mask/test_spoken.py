@@ -197,3 +197,77 @@ def test_word_starting_inside_a_pad_keeps_its_audible_part():
     assert all(c1.start + c1.dur <= c2.start + 1e-3 for c1, c2 in zip(ctm, ctm[1:]))
     (iv,) = sec["intervals"]
     assert abs(ctm[4].start - iv["out"][1] / SR) < 1e-3 and ctm[4].start + ctm[4].dur <= len(y) / SR + 1e-3
+
+
+@pytest.fixture(scope="module")
+def fitted(spoken_inputs):
+    s = spoken_inputs
+    out, sec = s["root"] / "out_fit", s["root"] / "sec_fit"
+    opts = SpokenOptions(seed=3, fit_rate=True, match_spectrum=True, match_f0_range=True)
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, opts)
+    return {**s, "out": out, "sec": sec, "rep": rep}
+
+
+def test_fitted_rate_makes_the_insert_as_long_as_the_original_words(fitted):
+    """--fit-rate: espeak's rate is chosen per insert so that the time-stretch only covers a small remainder: no
+    insert of these utterances needs a stretch limit (with the utterance's drawn rate, about half did), and each
+    insert's speech lasts the original words' duration within 10 %. With the spectral and F0-spread match too,
+    the verifier renders every insert again from its plan entry: 0 foreign samples."""
+    import json
+    filled = fitted
+    rep = verify_spoken(filled["out"], filled["sec"], filled["tags"], filled["ctm"], orig_data=filled["data"])
+    assert rep.n_leaks == 0 and rep.inserts == filled["rep"]["inserts"]
+    n = 0
+    for utt in filled["utts"]:
+        plan = json.loads((filled["sec"] / "spoken_plan" / f"{utt}.json").read_text())
+        for e in plan["intervals"]:
+            if not e["tokens"]:
+                continue
+            n += 1
+            assert 100 <= e["rate"] <= 320 and len(e["cep"]) == 16 and e["f0_sd"] > 0
+            assert e["min_stretch"] < e["stretch"] < e["max_stretch"]
+            spoken = (e["out"][1] - e["out"][0] - e["lead"] - e["trail"]) / SR
+            assert abs(spoken / e["speech_dur"] - 1) < 0.1, (utt, e["tokens"], spoken, e["speech_dur"])
+    assert n == filled["rep"]["inserts"] and filled["rep"]["stretch_clamped"] == 0
+
+
+def test_fit_rate_converges_and_respects_its_limits():
+    from pydeid.mask.spoken import fit_rate, natural_duration
+    e = {"tokens": ["four", "seven", "one", "eight"], "voice": "en-us+m3", "rate": 170, "range": 50,
+         "espeak_seed": 7}
+    base = natural_duration(e["tokens"], e["voice"], 170, 50, 7)
+    for want in (0.8 * base, 1.3 * base):
+        r = fit_rate({**e, "speech_dur": want}, (100, 320))
+        assert abs(natural_duration(e["tokens"], e["voice"], r, 50, 7) / want - 1) < 0.05
+        assert (r > 170) == (want < base)
+    assert fit_rate({**e, "speech_dur": 0.05}, (100, 320)) == 320     # cannot be that fast: the limit
+    assert fit_rate({**e, "speech_dur": 20.0}, (100, 320)) == 100
+
+
+def test_spectral_correction_moves_the_envelope_to_the_target():
+    """cepstral_gain applied to an envelope gives it the target's cepstrum (coefficients 1..N_CEP), c0 (level)
+    untouched, and never more than MAX_EQ_DB at any frequency."""
+    from types import SimpleNamespace
+
+    from pydeid.mask.spoken import MAX_EQ_DB, N_CEP, cepstral_gain, envelope_cepstrum
+    rng = np.random.default_rng(0)
+    k = np.linspace(0, 1, 513)
+    src = np.exp(-3 * k)[None, :] * np.exp(0.1 * rng.standard_normal((40, 1)))      # steep tilt
+    tgt = (np.exp(-1 * k) * (1 + 0.5 * np.exp(-((k - 0.3) / 0.05) ** 2)))[None, :].repeat(40, 0)
+    f0 = np.full(40, 120.0)
+    cs = envelope_cepstrum(SimpleNamespace(f0=f0, sp=src))
+    ct = envelope_cepstrum(SimpleNamespace(f0=f0, sp=tgt))
+    assert len(cs) == N_CEP
+    g = cepstral_gain(ct, cs, 513)
+    assert np.abs(g).max() <= MAX_EQ_DB / 10 * np.log(10) + 1e-12
+    moved = envelope_cepstrum(SimpleNamespace(f0=f0, sp=src * np.exp(g)))
+    assert np.abs(np.subtract(moved, ct)).max() < 0.02 < np.abs(np.subtract(cs, ct)).max()
+    assert envelope_cepstrum(SimpleNamespace(f0=np.zeros(40), sp=src)) is None     # unvoiced: no target
+
+
+def test_bad_rate_limits_are_one_line_errors(spoken_inputs, tmp_path):
+    s = spoken_inputs
+    r = run_cli("mask-spoken", "--rate-limits", "300,100", "--secret-dir", tmp_path / "sec", s["data"], s["tags"],
+                s["trans"], s["ctm"], tmp_path / "o")
+    assert r.returncode != 0 and "--rate-limits" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "o").exists()
