@@ -84,7 +84,7 @@ espnet=false              # stage 5b: ESPnet ASR trained on original and on neut
                           # beyond the 30-minute budget, see RESULTS.md for its CPU time)
 neutral_voice=vtln:3      # the published method of the neutral training data (one of --voice-configs, no chain)
 asr_config=conf/asr/small.yaml
-asr_max_epoch=            # empty: the config's (20); tiny: 2
+asr_max_epoch=15          # the mini recipe's 15 of the small tier's 20 epochs; empty: the config's; tiny: 2
 lm_config=conf/asr/lm.yaml
 lm_max_epoch=             # empty: the config's (20); tiny: 2
 asr_dev_per_spk=2         # utterances of each train speaker held out as the ASR's validation set (60 of 600)
@@ -167,7 +167,10 @@ if $espnet; then
     { echo "$0: --neutral-voice $neutral_voice is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
   [[ ${neutral_voice#*:} == vtln[123] ]] &&
     { echo "$0: --neutral-voice $neutral_voice: a chained conversion cannot be the neutral voice" >&2; exit 1; }
-  [ $size = tiny ] && { asr_max_epoch=${asr_max_epoch:-2}; lm_max_epoch=${lm_max_epoch:-2}; }
+  if [ $size = tiny ]; then   # 2 epochs unless set otherwise
+    [ "$asr_max_epoch" = 15 ] && asr_max_epoch=2
+    lm_max_epoch=${lm_max_epoch:-2}
+  fi
   for n in asr_max_epoch lm_max_epoch asr_dev_per_spk; do
     case ${!n} in ''|*[!0-9]*) [ -z "${!n}" ] && [ $n != asr_dev_per_spk ] ||
       { echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1; } ;; esac
