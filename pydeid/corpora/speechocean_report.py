@@ -263,7 +263,16 @@ def render_espnet(rep: dict, lms: list[str]) -> str:
         f"transcripts), on {tr['original_utts']} utterances of the {tr['speakers']} train speakers "
         f"({tr['dev_utts']} more held out for validation, never a test speaker or sentence); the neutral model on "
         f"the same utterances converted by the publisher with {lab}{masked}. pocketsphinx: not trained on the "
-        f"corpus (the rows of the table above; '{LM_LABEL[lms[-1]]}' alone decodes the masked sets).\n")
+        f"corpus (the rows of the table above; '{LM_LABEL[lms[-1]]}' alone decodes the masked sets)."
+        f"{_stage_note(rep.get('stage_times') or [], '5b')}\n")
+
+
+def _stage_note(stage_times: list[dict], stage: str) -> str:
+    r = next((r for r in stage_times if r["stage"] == stage), None)
+    if r is None:
+        return ""
+    return (f" Stage {stage}: {r['cpu_s'] / 60:.1f} CPU-min (user+sys), {r['wall_s'] / 60:.1f} min of wall over "
+            f"{r['invocations']} invocation{'s' if r['invocations'] != 1 else ''} (exp/stage_times.tsv).")
 
 
 def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tuple[str, str]]:

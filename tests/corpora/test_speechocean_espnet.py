@@ -57,6 +57,8 @@ def _fake_run(tmp_path: Path) -> tuple[Path, Path]:
             w = 4 if c.endswith("masked") else 5   # one word masked in each utterance
             _per_utt(exp / f"asr_small_{model}" / f"decode_{c}", [(u, w, e) for u in utts])
         (exp / f"asr_small_{model}").joinpath("config.yaml").write_text("batch_size: 8\nmax_epoch: 20\n")
+    (exp / "stage_times.tsv").write_text("stage\twall_s\tcpu_s\tfinished\n5\t60\t50.0\t2026-11-24T05:01:00\n"
+                                         "5b\t900\t1230.0\t2026-11-24T05:16:00\n")
     (exp / "mask" / "train_vtln3").mkdir(parents=True)
     (exp / "mask" / "train_vtln3" / "report.json").write_text(json.dumps({"entities": 7, "dropped": 1}))
     return d, exp
@@ -86,6 +88,7 @@ def test_espnet_table(tmp_path):
     ps = next(ln for ln in lines if ln.startswith("| pocketsphinx en-us, general LM"))
     assert ps.rstrip(" |").endswith("n/a")   # the general LM does not decode the masked sets
     assert "7 tagged entities silenced and removed, 1 utterances dropped" in md and "20 epochs" in md
+    assert "Stage 5b: 20.5 CPU-min (user+sys), 15.0 min of wall over 1 invocation (exp/stage_times.tsv)." in md
     # without --espnet there is no such table; a missing decoding is an error naming it unless partial
     plain = build_report(d, exp, ["vtln:3"], ["general", "train"], n_boot=10, partial=True)
     assert "espnet" not in plain and "so-espnet-wer" not in render(plain, ["vtln:3"], ["general", "train"])
