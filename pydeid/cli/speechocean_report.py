@@ -18,6 +18,9 @@ def add_arguments(p):
     p.add_argument("--attack-tag", default="", help="attacks read from <exp>/attack<tag> (e.g. _xvctk)")
     p.add_argument("--vctk-data", default=None, help="VCTK data dir: adds the VCTK pocketsphinx table")
     p.add_argument("--same-draws", action="store_true", help="add the informed-same-draws attacks (extra row)")
+    p.add_argument("--espnet", default=None, metavar="TIER:VOICE",
+                   help="add the ESPnet table of stage 5b: models exp/asr_<TIER>_{original,neutral}, neutral voice "
+                        "VOICE (e.g. small:vtln3)")
     p.add_argument("--partial", action="store_true",
                    help="a run cut short: unfinished decodings/attacks become 'not run' cells instead of an error")
 
@@ -32,6 +35,13 @@ def run(args):
         raise FormatError(None, None, f"--lms: unknown decoding '{(bad or [''])[0]}' (train, general)")
     if args.bootstrap < 1:
         raise FormatError(None, None, f"--bootstrap must be >= 1, got {args.bootstrap}")
+    espnet = None
+    if args.espnet is not None:
+        tier, sep, voice = args.espnet.partition(":")
+        if not sep or not tier or not voice:
+            raise FormatError(None, None, f"--espnet must be <tier>:<voice> (e.g. small:vtln3), got '{args.espnet}'")
+        espnet = (tier, voice)
     write_report(args.results, args.data, args.exp, args.voice_configs.split(), lms, n_boot=args.bootstrap,
-                 seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws, partial=args.partial)
+                 seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws,
+                 partial=args.partial, espnet=espnet)
     print(f"{args.results}: real-voice tables written")

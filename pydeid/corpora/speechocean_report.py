@@ -9,6 +9,8 @@ first is the primary meter) decodes original and converted speech, the last one 
   exp/attack<tag>/ignorant_<v>/scores/metrics.json                                          (rho_F0)
   data/test_trial/trials, data/test_enroll/spk2gender, data/test_trial/utt2gender
   exp/stage_times.tsv                                                  (wall and CPU seconds per stage)
+  with espnet=(<tier>, <v>) (stage 5b): exp/asr_<tier>_{original,neutral}/decode_test_wer[_<v>[_masked]]/scoring/
+  per_utt, data/{train_asr,dev_asr,train_asr_neutral}/utt2spk, exp/mask/train_<v>/report.json   (the ESPnet table)
 """
 
 from __future__ import annotations
@@ -120,7 +122,10 @@ def read_stage_times(path: Path) -> list[dict]:
         r["start"] = min(r["start"], fin - timedelta(seconds=wall))
         r["end"] = max(r["end"], fin)
     out = []
-    for k in sorted(per, key=lambda x: (len(x), x)):
+    def order(x):   # 0, 1, ..., 5, 5b, 6, ... 10
+        m = re.match(r"\d+", x)
+        return (int(m.group()) if m else 10 ** 9, x)
+    for k in sorted(per, key=order):
         r = per[k]
         out.append({"stage": k, "wall_s": int((r["end"] - r["start"]).total_seconds()), "cpu_s": round(r["cpu_s"], 1),
                     "start": r["start"].isoformat(), "finished": r["end"].isoformat(),
@@ -128,9 +133,41 @@ def read_stage_times(path: Path) -> list[dict]:
     return out
 
 
+def _count_lines(path: Path) -> int:
+    if not path.is_file():
+        raise FormatError(path, None, "missing (run the recipe's stage 5b, --espnet true)")
+    return sum(1 for ln in path.read_text().splitlines() if ln.strip())
+
+
+def espnet_results(data: Path, exp: Path, tier: str, v: str, utt2spk: dict, n_boot: int, seed: int,
+                   get=lambda f, *a, **k: f(*a, **k)) -> dict:
+    """Stage 5b: the ESPnet models trained on original and on neutral training data, each decoded on the utility
+    subset original / converted with the neutral voice <v> / converted and masked; WER with the speaker-bootstrap
+    interval, and what each model trained on."""
+    out: dict = {"tier": tier, "voice": v, "wer": {}, "train": {}}
+    for model in ("original", "neutral"):
+        for c in ("test_wer", f"test_wer_{v}", f"test_wer_{v}_masked"):
+            out["wer"][f"{model}:{c}"] = get(wer_of, exp / f"asr_{tier}_{model}" / f"decode_{c}", utt2spk, n_boot, seed)
+    tr = out["train"]
+    tr["original_utts"] = _count_lines(data / "train_asr" / "utt2spk")
+    tr["neutral_utts"] = _count_lines(data / "train_asr_neutral" / "utt2spk")
+    tr["dev_utts"] = _count_lines(data / "dev_asr" / "utt2spk")
+    tr["speakers"] = len(set(read_kaldi_map(data / "train_asr" / "utt2spk").values()))
+    mrep = exp / "mask" / f"train_{v}" / "report.json"
+    if mrep.is_file():
+        m = json.loads(mrep.read_text())
+        tr["masked_entities"], tr["dropped_untimed"] = m.get("entities"), m.get("dropped")
+    for model in ("original", "neutral"):
+        cfg = exp / f"asr_{tier}_{model}" / "config.yaml"
+        ep = re.search(r"^max_epoch: *(\d+)", cfg.read_text(), re.M) if cfg.is_file() else None
+        tr[f"{model}_epochs"] = int(ep.group(1)) if ep else None
+    return out
+
+
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
                  n_boot: int = 1000, seed: int = 0, backend: str = "plda", attack_tag: str = "",
-                 vctk_data: str | Path | None = None, same_draws: bool = False, partial: bool = False) -> dict:
+                 vctk_data: str | Path | None = None, same_draws: bool = False, partial: bool = False,
+                 espnet: tuple[str, str] | None = None) -> dict:
     """partial: a decoding or an attack that has not finished is reported as missing ("not run") instead of an
     error (a run cut short; the tables say which cells are missing)."""
     data, exp = Path(data), Path(exp)
@@ -182,8 +219,60 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
                           "trials_nontarget": len(trials) - sum(trials.values()),
                           "enroll_speakers": len(enroll_gender), "wer_utterances": len(utt2spk),
                           "wer_speakers": len(set(utt2spk.values())), "bootstrap": n_boot})
+    if espnet is not None:
+        tier, v = espnet
+        if v not in vs:
+            raise FormatError(None, None, f"--espnet {tier}:{v}: {v} is not one of the voice configs ({' '.join(vs)})")
+        rep["espnet"] = espnet_results(data, exp, tier, v, utt2spk, n_boot, seed, get)
     rep["stage_times"] = read_stage_times(exp / "stage_times.tsv")
     return rep
+
+
+def render_espnet(rep: dict, lms: list[str]) -> str:
+    """The ESPnet table beside pocketsphinx's: recogniser x utility subset original / converted / masked."""
+    e = rep["espnet"]
+    v, tier, tr, c = e["voice"], e["tier"], e["train"], rep["counts"]
+    conds = ["test_wer", f"test_wer_{v}", f"test_wer_{v}_masked"]
+
+    def words(cond):
+        for w in [rep["wer"].get(f"{lm}:{cond}") for lm in lms] + [e["wer"].get(f"{m}:{cond}")
+                                                                   for m in ("original", "neutral")]:
+            if w:
+                return f"{w['utterances']} utts, {w['words']} words"
+        return "not run"
+    lab = LABEL.get(v, v)
+    hdr = ["recogniser (training data)", f"WER original ({words(conds[0])})", f"WER {lab} ({words(conds[1])})",
+           f"WER {lab} + masked ({words(conds[2])})"]
+    rows = []
+    for lm in lms:
+        rows.append([f"pocketsphinx en-us, {LM_LABEL[lm]} (pretrained)"] +
+                    [_fmt_rate(rep["wer"].get(f"{lm}:{cd}"), "wer_pct") if f"{lm}:{cd}" in rep["wer"] else "n/a"
+                     for cd in conds])
+    rows.append([f"ESPnet {tier}, trained on original speech ({tr['original_utts']} utts)"] +
+                [_fmt_rate(e["wer"][f"original:{cd}"], "wer_pct") for cd in conds])
+    rows.append([f"ESPnet {tier}, trained on neutral speech ({lab}, masked; {tr['neutral_utts']} utts)"] +
+                [_fmt_rate(e["wer"][f"neutral:{cd}"], "wer_pct") for cd in conds])
+    ep = {tr.get("original_epochs"), tr.get("neutral_epochs")} - {None}
+    masked = (f"; {tr['masked_entities']} tagged entities silenced and removed, {tr.get('dropped_untimed', 0)} "
+              f"utterances dropped as untimed" if tr.get("masked_entities") is not None else "")
+    return markdown_table(hdr, rows) + (
+        f"\nWER (%) [95 % speaker-bootstrap interval, {c['bootstrap']} resamples] on the utility subset "
+        f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers; the masked set is scored "
+        f"against its masked transcripts). ESPnet {tier}: conf/asr/{tier}.yaml as the mini recipe trains it "
+        f"({'/'.join(str(x) for x in sorted(ep)) or '?'} epochs, CTC, character LSTM LM of its own training "
+        f"transcripts), on {tr['original_utts']} utterances of the {tr['speakers']} train speakers "
+        f"({tr['dev_utts']} more held out for validation, never a test speaker or sentence); the neutral model on "
+        f"the same utterances converted by the publisher with {lab}{masked}. pocketsphinx: not trained on the "
+        f"corpus (the rows of the table above; '{LM_LABEL[lms[-1]]}' alone decodes the masked sets)."
+        f"{_stage_note(rep.get('stage_times') or [], '5b')}\n")
+
+
+def _stage_note(stage_times: list[dict], stage: str) -> str:
+    r = next((r for r in stage_times if r["stage"] == stage), None)
+    if r is None:
+        return ""
+    return (f" Stage {stage}: {r['cpu_s'] / 60:.1f} CPU-min (user+sys), {r['wall_s'] / 60:.1f} min of wall over "
+            f"{r['invocations']} invocation{'s' if r['invocations'] != 1 else ''} (exp/stage_times.tsv).")
 
 
 def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tuple[str, str]]:
@@ -269,6 +358,9 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
             f"48 kHz; the recipe's --vctk-per-spk utterances of each speaker); converted with the publisher's seed (VTLN targets: the speechocean train "
             f"speakers of the same gender). pocketsphinx en-us with the general LM of the wheel. [95 % interval]: "
             f"speaker bootstrap, {c['bootstrap']} resamples (few speakers: wide).\n"))
+    if "espnet" in rep:
+        out["so-espnet-wer"] = (f"ESPnet ASR trained on the corpus beside pocketsphinx: WER original / converted "
+                                f"/ masked", render_espnet(rep, lms))
     if rep.get("stage_times"):
         st = rep["stage_times"]
         trows = [[r["stage"], f"{r['wall_s'] / 60:.1f}", f"{r['cpu_s'] / 60:.1f}", r["invocations"], r["start"],
@@ -288,19 +380,20 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
 
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
                  backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False,
-                 partial=False) -> dict:
+                 partial=False, espnet: tuple[str, str] | None = None) -> dict:
     """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report<tag>.json holds both."""
     reps = {}
     for b in backends:
         rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b,
                                      attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws,
-                                     partial=partial)
+                                     partial=partial, espnet=espnet)
         for key, (title, body) in render(rep, voice_configs, lms).items():
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]
     out = {k: first[k] for k in ("wer", "rho_f0", "counts", "lms", "stage_times") if k in first}
-    if "vctk" in first:
-        out["vctk"] = first["vctk"]
+    for k in ("vctk", "espnet"):
+        if k in first:
+            out[k] = first[k]
     out["eer"] = {b: r["eer"] for b, r in reps.items()}
     (Path(exp) / f"report{attack_tag}.json").write_text(json.dumps(out, indent=1) + "\n")
     return out

@@ -9,6 +9,7 @@
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"] [--lms "general train"]
+#            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
 #   (conf/voice/<method>.yaml), a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted
@@ -40,11 +41,18 @@
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
 #      --vctk-table true the same general-LM decoding of data/vctk, original and converted
+#   5b (--espnet true) the ESPnet ASR as the mini recipe trains it (conf/asr/small.yaml CTC + character LSTM LM of
+#      its own transcripts) on the ORIGINAL training speakers (data/train minus --asr-dev-per-spk utterances per
+#      speaker held out for validation) and on the NEUTRAL training data (the same utterances converted with
+#      --neutral-voice by the publisher, --seed, VTLN targets as in stage 3; the words tagged by the grammars
+#      silenced and removed, word times from a pocketsphinx alignment of the tagged utterances; verify-masking),
+#      each decoded on the utility subset: original, converted (--neutral-voice), converted-and-masked
 #   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted, and
 #      (--same-draws true) informed-same-draws (extra row: converts with the publisher's seed, knows its draws)
 #      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
 #      original-trained attackers, converted by the attacker for informed and parameter-shifted; exp/attack_xvctk)
-#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; CPU time per stage)
+#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; ESPnet table; CPU time
+#      per stage)
 # Every stage appends its wall and CPU seconds (user+sys of its processes) to exp/stage_times.tsv.
 set -euo pipefail
 
@@ -74,6 +82,14 @@ corpus_lm=true            # also decode original and converted speech with the 3
 vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
                           # CPU-min: off in the 30-minute default)
 same_draws=true           # the extra informed-same-draws row (the attacker converts with the publisher's seed)
+espnet=false              # stage 5b: ESPnet ASR trained on original and on neutral training data (off by default:
+                          # beyond the 30-minute budget, see RESULTS.md for its CPU time)
+neutral_voice=vtln:3      # the published method of the neutral training data (one of --voice-configs, no chain)
+asr_config=conf/asr/small.yaml
+asr_max_epoch=15          # the mini recipe's 15 of the small tier's 20 epochs; empty: the config's; tiny: 2
+lm_config=conf/asr/lm.yaml
+lm_max_epoch=             # empty: the config's (20); tiny: 2
+asr_dev_per_spk=2         # utterances of each train speaker held out as the ASR's validation set (60 of 600)
 vctk_root=                # default: $VCTK_SUBSET of db.sh
 vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
@@ -152,9 +168,24 @@ if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --vo
       { echo "$0: --shifted-configs $sc is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
   done
 fi
-for b in general_lm corpus_lm vctk_table same_draws; do
+for b in general_lm corpus_lm vctk_table same_draws espnet; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
+if $espnet; then
+  [[ " $voice_configs " == *" $neutral_voice "* ]] ||
+    { echo "$0: --neutral-voice $neutral_voice is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
+  [[ ${neutral_voice#*:} == vtln[123] ]] &&
+    { echo "$0: --neutral-voice $neutral_voice: a chained conversion cannot be the neutral voice" >&2; exit 1; }
+  if [ $size = tiny ]; then   # 2 epochs unless set otherwise
+    [ "$asr_max_epoch" = 15 ] && asr_max_epoch=2
+    lm_max_epoch=${lm_max_epoch:-2}
+  fi
+  for n in asr_max_epoch lm_max_epoch asr_dev_per_spk; do
+    case ${!n} in ''|*[!0-9]*) [ -z "${!n}" ] && [ $n != asr_dev_per_spk ] ||
+      { echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1; } ;; esac
+  done
+  [ "$asr_dev_per_spk" -ge 1 ] || { echo "$0: --asr-dev-per-spk must be >= 1" >&2; exit 1; }
+fi
 case "$attacker_extra_data" in
   ""|none) attacker_extra_data= ;;
   vctk) ;;
@@ -356,6 +387,81 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   done
 fi
 
+if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
+  stage_begin 5b
+  nm=${neutral_voice%%:*}; nst=${neutral_voice#*:}; nv=$(vname "$nm" "$nst"); tier=$(basename "$asr_config" .yaml)
+  log "stage 5b: ESPnet ASR ($tier) trained on original and on neutral ($nv voices, tagged words masked) training data"
+  # the ASR's validation set: --asr-dev-per-spk utterances of each train speaker, held out of its training data
+  done_ok data/dev_asr || utils/subset_data_dir.sh --per-spk "$asr_dev_per_spk" data/train data/dev_asr >/dev/null
+  if ! done_ok data/train_asr; then
+    awk 'NR==FNR {dev[$1]=1; next} !($1 in dev) {print $1}' data/dev_asr/utt2spk data/train/utt2spk >data/.asr_utts
+    utils/subset_data_dir.sh --utt-list data/.asr_utts data/train data/train_asr >/dev/null
+    rm -f data/.asr_utts
+  fi
+  # the neutral training data, as the mini's neutral corpus: the publisher's conversion of every train utterance
+  # (--seed, the target pool of stage 3), the words the grammars tag silenced and removed from the text
+  [ -s exp/tags/train/tags.conll ] && [ exp/tags/train/tags.conll -nt data/train/text ] ||
+    steps/tag_entities.sh --detectors grammar --nj 1 --cmd "$decode_cmd" data/train - exp/tags/train
+  tctm=exp/align/train_tagged/wrd_ali/ctm   # word times of the utterances with a word to mask (the only users)
+  if [ ! -f $tctm ] || [ $tctm -ot exp/tags/train/tags.conll ]; then
+    awk -v tags="$mask_tags" 'BEGIN {n = split(tags, a, ","); for (i = 1; i <= n; i++) t[a[i]] = 1}
+      /^# id = / {id = $4} NF >= 2 && $2 ~ /^[BI]-/ && (substr($2, 3) in t) {print id}' exp/tags/train/tags.conll |
+      sort -u >data/.tagged_utts
+    if [ -s data/.tagged_utts ]; then
+      rm -rf data/train_tagged
+      utils/subset_data_dir.sh --utt-list data/.tagged_utts data/train data/train_tagged >/dev/null
+      steps/align.sh --backend pocketsphinx --phones false --nj 1 --cmd "$train_cmd" data/train_tagged en-us \
+        exp/align/train_tagged
+    else
+      mkdir -p "$(dirname $tctm)"; : >$tctm   # nothing to mask
+    fi
+    rm -f data/.tagged_utts
+  fi
+  if [ $nm = vtln ]; then
+    convert_vtln data/train 100 pub "$nst:$seed:data/train_$nv"
+  else
+    cv=; [ "$nst" != - ] && cv=$nst
+    convert "$nm" data/train "data/train_$nv" "$seed" - "$cv"
+  fi
+  done_ok data/train_neutral || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
+    --nj 1 --cmd "$train_cmd" "data/train_$nv" exp/tags/train/tags.conll $tctm "exp/mask/train_$nv" data/train_neutral
+  steps/verify_masking.sh --tags "$mask_tags" --orig-data data/train --results "$results" \
+    --name "train_neutral (pocketsphinx CTM)" data/train_neutral exp/tags/train/tags.conll $tctm \
+    "exp/mask/train_$nv/verify"
+  for s in train_asr dev_asr; do   # the same split (an utterance dropped as untimed stays out)
+    if ! done_ok "data/${s}_neutral"; then
+      awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' data/train_neutral/utt2spk "data/$s/utt2spk" >data/.asr_utts
+      utils/subset_data_dir.sh --utt-list data/.asr_utts data/train_neutral "data/${s}_neutral" >/dev/null
+      rm -f data/.asr_utts
+    fi
+  done
+  aopts=(--asr-config "$asr_config" --seed "$seed" --cmd "$cuda_cmd")
+  [ -n "$asr_max_epoch" ] && aopts+=(--max-epoch "$asr_max_epoch")
+  lopts=(--lm-config "$lm_config" --seed "$seed" --cmd "$cuda_cmd")   # the LM of each model: its own transcripts
+  [ -n "$lm_max_epoch" ] && lopts+=(--max-epoch "$lm_max_epoch")
+  for spec in original:train_asr:dev_asr neutral:train_asr_neutral:dev_asr_neutral; do
+    IFS=: read -r name tr dv <<<"$spec"
+    free_lane   # one thread each, $nj side by side
+    { steps/train_asr.sh "${aopts[@]}" "data/$tr" "data/$dv" "exp/asr_${tier}_$name" &&
+      steps/train_lm.sh "${lopts[@]}" "exp/asr_${tier}_$name" "exp/lm_${tier}_$name"; } >"exp/asr_${tier}_$name.log" 2>&1 &
+  done
+  wait_all "exp/asr_${tier}_{original,neutral}.log"
+  # each model on the utility subset: original, converted with the published method, converted and masked
+  for model in original neutral; do
+    for c in test_wer "test_wer_$nv" "test_wer_${nv}_masked"; do
+      free_lane
+      steps/decode_asr.sh --nj 1 --ctm false --cmd "$decode_cmd" --lm-exp "exp/lm_${tier}_$model" \
+        "exp/asr_${tier}_$model" "data/$c" "exp/asr_${tier}_$model/decode_$c" >/dev/null &
+    done
+  done
+  wait_all "exp/asr_${tier}_*/decode_test_wer*/log/decode.1.log"
+  for model in original neutral; do
+    for c in test_wer "test_wer_$nv" "test_wer_${nv}_masked"; do
+      steps/score.sh "data/$c" "exp/asr_${tier}_$model/decode_$c" | grep -E "^\|.*WER" || true
+    done
+  done
+fi
+
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   stage_begin 6
   log "stage 6: x-vector attacks (original; per method ignorant, lazy-informed, informed, parameter-shifted)${xtag:+, training data + $attacker_extra_data}"
@@ -428,6 +534,7 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
          --data data --exp exp --attack-tag "$xtag")
   $vctk_table && ropts+=(--vctk-data data/vctk)
   $same_draws && [ -z "$attacker_extra_data" ] && ropts+=(--same-draws)
+  $espnet && ropts+=(--espnet "$(basename "$asr_config" .yaml):$(vname "${neutral_voice%%:*}" "${neutral_voice#*:}")")
   pydeid speechocean-report "${ropts[@]}"
 fi
 stage_end
