@@ -4,7 +4,6 @@ and neutral training data, decoded on the utility subset original / converted / 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -15,17 +14,7 @@ import pytest
 from pydeid.corpora.speechocean_report import build_report, espnet_results, read_stage_times, render
 from pydeid.io import FormatError, read_kaldi_map
 
-SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
-
-
-def _recipe_copy(repo_root: Path, dst: Path) -> Path:
-    src = repo_root / "egs" / "speechocean762" / "s5"
-    dst.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), dst / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, dst / name)
-    return dst
+from test_speechocean_recipe import SHARED, _recipe_copy  # noqa: E402 (the recipe test's copy of the recipe dir)
 
 
 def _per_utt(d: Path, rows: list[tuple[str, int, int]]):
