@@ -14,9 +14,23 @@ def add_arguments(p):
                    help="model::test::decode-dir[::gold-tags::pred-tags] (decode dir scored by steps/score.sh)")
 
 
-def run(args):
+def _cell(c: str, n_head: int, expected: str) -> list[str]:
+    """Split a cell into its fields and check that its decode dir is scored and its tag files exist; n_head = the
+    fields before the decode dir (label, or model and test)."""
     from pathlib import Path
 
+    from pydeid.io import FormatError
+
+    parts = c.split("::")
+    if len(parts) not in (n_head + 1, n_head + 3):
+        raise FormatError("spoken-results", None, f"cell '{c}': expected {expected}")
+    for f in [Path(parts[n_head]) / "scoring" / "results.json"] + [Path(x) for x in parts[n_head + 1:]]:
+        if not f.exists():
+            raise FormatError(f, None, "missing (decode and score first, tag the ASR output)")
+    return parts
+
+
+def run(args):
     from pydeid.io import FormatError
     from pydeid.report.spoken_table import HEADERS, SEED_HEADERS, cell_row, seeds_row
     from pydeid.report.tables import upsert_results_row
@@ -24,12 +38,7 @@ def run(args):
     if args.seeds:
         groups: dict[str, list[tuple]] = {}
         for c in args.cells:
-            parts = c.split("::")
-            if len(parts) not in (2, 4):
-                raise FormatError("spoken-results", None, f"cell '{c}': expected label::decode-dir[::gold::pred]")
-            for f in [Path(parts[1]) / "scoring" / "results.json"] + [Path(x) for x in parts[2:]]:
-                if not f.exists():
-                    raise FormatError(f, None, "missing (decode and score first, tag the ASR output)")
+            parts = _cell(c, 1, "label::decode-dir[::gold::pred]")
             groups.setdefault(parts[0], []).append(tuple(parts[1:]))
         for label, cells in groups.items():
             try:
@@ -42,13 +51,7 @@ def run(args):
         return 0
 
     for c in args.cells:
-        parts = c.split("::")
-        if len(parts) not in (3, 5):
-            raise FormatError("spoken-results", None, f"cell '{c}': expected model::test::decode-dir[::gold::pred]")
-        for f in [Path(parts[2]) / "scoring" / "results.json"] + [Path(x) for x in parts[3:]]:
-            if not f.exists():
-                raise FormatError(f, None, "missing (decode and score first, tag the ASR output)")
-        row = cell_row(*parts)
+        row = cell_row(*_cell(c, 2, "model::test::decode-dir[::gold::pred]"))
         print(" | ".join(row))
         upsert_results_row(args.results, "spoken-pseudonyms", HEADERS, row,
                            "Spoken pseudonyms: ASR trained on each neutral corpus (silence vs spoken surrogates)",
