@@ -22,12 +22,16 @@ CUES = {"at", "in", "near", "from", "to", "into", "around", "outside", "inside",
         "reserve", "towards", "toward", "via", "by"}
 _ARTICLES = {"the", "a", "an"}
 _GLUE = {"&", "of", "the", "de", "la", "du", "del"}
-# capitalised without being a name: honorifics, job titles, business-calendar and document words
-_NOT_NAME = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Sir", "Madam", "Miss", "Chief",
-             "Executive", "Officer", "President", "Vice", "Director", "Manager", "Senior", "Junior", "Head",
-             "Chairman", "Chair", "Financial", "Operating", "Operations", "Analyst", "Partner", "Founder", "Board",
-             "Quarter", "Fiscal", "Year", "Slide", "Page", "Section", "Chapter", "Figure", "Table", "Appendix",
-             "Operator", "Question", "Questions", "Answer", "I", "I'm", "I'll", "I've", "I'd", "OK", "Okay"}
+# honorifics, job titles and business-calendar words: capitalised without being names (also the capitalisation
+# detector's, detectors._CAP_TITLE_WORDS)
+TITLE_WORDS = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Sir", "Madam", "Miss", "Chief",
+               "Executive", "Officer", "President", "Vice", "Director", "Manager", "Senior", "Junior", "Head",
+               "Chairman", "Chair", "Financial", "Operating", "Operations", "Analyst", "Partner", "Founder", "Board",
+               "Quarter", "Fiscal"}
+# capitalised without being a name after a cue: the titles above, document words, the pronoun I
+_NOT_NAME = TITLE_WORDS | {"Year", "Slide", "Page", "Section", "Chapter", "Figure", "Table", "Appendix",
+                           "Operator", "Question", "Questions", "Answer", "I", "I'm", "I'll", "I've", "I'd", "OK",
+                           "Okay"}
 VENUE_WORDS = {"cinema", "cinemas", "cineplex", "theatre", "theatres", "theater", "theaters", "drafthouse",
                "multiplex", "restaurant", "restaurants", "cafe", "café", "bar", "grill", "pub", "inn", "tavern",
                "diner", "house", "lounge", "bistro", "brasserie", "steakhouse", "pizzeria", "trattoria", "deli",

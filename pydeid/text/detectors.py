@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from .cue_names import TITLE_WORDS
 from .grammars import GrammarConfig, GrammarDetector
 from .spans import Span, combine
 from .truecase import is_lower_case
@@ -27,14 +28,11 @@ from .truecase import is_lower_case
 _CAP_STOP = {"I", "I'm", "I'll", "I've", "I'd", "OK", "Okay", "O.K.", "Oh", "Yes", "No", "Hello", "Hi", "Well",
              "So", "Good", "Thank", "Thanks", "Bye", "Goodbye", "Please", "Sorry", "Alright", "Sure", "Ah", "Uh", "Um"}
 # titles, honorifics, job titles and genre words are capitalised without being names
-_CAP_TITLE_WORDS = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Sir", "Madam", "Miss",
-                    "Chief", "Executive", "Officer", "President", "Vice", "Director", "Manager", "Senior", "Junior",
-                    "Head", "Chairman", "Chair", "CEO", "CFO", "COO", "Financial", "Operating", "Operations",
-                    "Technology", "Marketing", "Sales", "Analyst", "Partner", "Founder", "Board", "Company",
-                    "Inc", "Inc.", "Ltd", "Corp", "Group", "Team", "Department", "Quarter", "Fiscal",
-                    "Rock", "Pop", "Jazz", "Blues", "Soul", "Metal", "Punk", "Folk", "Country", "Classical",
-                    "Indie", "Hip", "Hop", "Rap", "Reggae", "Techno", "House", "Disco", "Funk", "Gospel", "Latin",
-                    "Electronic", "Dance", "Ambient", "Acoustic", "Chill", "Lounge", "Opera", "Soundtrack"}
+_CAP_TITLE_WORDS = TITLE_WORDS | {
+    "CEO", "CFO", "COO", "Technology", "Marketing", "Sales", "Company", "Inc", "Inc.", "Ltd", "Corp", "Group", "Team",
+    "Department", "Rock", "Pop", "Jazz", "Blues", "Soul", "Metal", "Punk", "Folk", "Country", "Classical", "Indie",
+    "Hip", "Hop", "Rap", "Reggae", "Techno", "House", "Disco", "Funk", "Gospel", "Latin", "Electronic", "Dance",
+    "Ambient", "Acoustic", "Chill", "Lounge", "Opera", "Soundtrack"}
 
 
 class CapitalisationDetector:
