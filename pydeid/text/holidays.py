@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from .gazetteer import CREATIVE_WORDS
+from .lexicon import WEEKDAYS
 
 _ENDS = {"Day", "Eve", "Birthday", "Day's"}
 _GLUE = {"of", "the", "'s", "’s", "'", "&"}
+_WEEKDAYS = {w.capitalize() for w in WEEKDAYS}
 
 
 def _capital(t: str) -> bool:
@@ -26,7 +28,7 @@ def holiday_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     n = len(tokens)
     for j, t in enumerate(tokens):
-        if t in _ENDS or t in ("Friday", "Monday", "Tuesday", "Wednesday", "Thursday", "Saturday", "Sunday"):
+        if t in _ENDS or t in _WEEKDAYS:
             a = j
             while a > 0 and (_capital(tokens[a - 1]) or tokens[a - 1] in _GLUE and a > 1 and
                              (_capital(tokens[a - 2]) or tokens[a - 2].endswith(("'s", "’s", "s")))):
