@@ -47,3 +47,38 @@ ORDINAL_WORDS = ordinal_words()
 DIGIT_CLASS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TEEN_CLASS = list(TEEN_WORDS)
 TENS_CLASS = list(TENS_WORDS)
+
+# Words of an entity that do not identify anyone (function words, clock and number structure, honorifics): a leak
+# check does not count them, and a surrogate may share them with its original ("half past ten" -> "half past two")
+NON_IDENTIFYING = frozenset({
+    "the", "of", "a", "an", "and", "in", "on", "at", "to", "past", "half", "quarter", "o'clock", "am", "pm", "area",
+    "code", "double", "triple", "point", "hundred", "thousand", "dollars", "dollar", "euros", "euro", "cents",
+    "mister", "misses", "miss", "mr", "mrs", "ms", "doctor", "dr", "professor", "prof", "sir", "madam", "next",
+    "this", "last", "week", "month", "year", "morning", "afternoon", "evening", "time", "extension", "ext",
+    "number", "dot"})
+
+
+def structure_words(typ: str | None) -> frozenset:
+    """Words a generated value of type `typ` keeps as its structure, identifying no one within that type: street
+    suffixes of an ADDRESS ("twelve Baker Street" -> "forty Oak Street"), "years old" of an AGE, the currency of a
+    TRANSACTION. Only within the type: "Green" of a PER is a name."""
+    if typ == "ADDRESS":
+        from .categories.lexicons import STREET_SUFFIXES
+        return frozenset(STREET_SUFFIXES)
+    if typ == "AGE":
+        return frozenset({"years", "year", "old", "aged", "age"})
+    if typ in ("TRANSACTION", "AMOUNT"):
+        return frozenset(CURRENCY_WORDS)
+    return frozenset()
+
+
+def identifying(tokens, typ: str | None = None) -> set[str]:
+    """The lower-cased tokens that identify: a letter or digit, not in NON_IDENTIFYING nor a structure word of the
+    type `typ`."""
+    out = set()
+    skip = structure_words(typ)
+    for t in tokens:
+        low = t.lower()
+        if any(c.isalnum() for c in low) and low not in NON_IDENTIFYING and low not in skip:
+            out.add(low)
+    return out

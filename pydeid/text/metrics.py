@@ -10,7 +10,10 @@
   with difflib (tokens outside entities are unchanged, so they anchor the alignment); a gold token survives when it
   is aligned to itself or reappears inside the replacement aligned to it (position by position when the
   replacement has the same length, e.g. word-by-word surrogates and random digits). Counted over identifying tokens (function
-  words and number structure words such as "the", "of", "area", "code" are not identifying) and over all tokens.
+  words, number structure words and honorifics such as "the", "of", "area", "code", "Mister" are not identifying:
+  lexicon.NON_IDENTIFYING, the set the strategies' avoid-original check uses; nor are the structure words a generated
+  value of the type keeps, lexicon.structure_words: "Street" of an ADDRESS, "years old" of an AGE) and over all
+  tokens.
 """
 
 from __future__ import annotations
@@ -20,10 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-NON_IDENTIFYING = {"the", "of", "a", "an", "and", "in", "on", "at", "to", "past", "half", "quarter", "o'clock",
-                   "am", "pm", "area", "code", "double", "triple", "point", "hundred", "thousand", "dollars",
-                   "dollar", "euros", "euro", "cents", "mister", "misses", "mr", "mrs", "ms", "doctor", "dr",
-                   "next", "this", "last", "week", "month", "year", "morning", "afternoon", "evening", "extension"}
+from .lexicon import NON_IDENTIFYING, structure_words
 
 
 def _prf(tp_p: int, n_pred: int, tp_r: int, n_gold: int) -> tuple[float, float, float]:
@@ -114,12 +114,14 @@ def _survival_difflib(lo: list[str], lx: list[str]) -> list[bool]:
     return survive
 
 
-def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_ent: Sequence[bool]
-                     ) -> list[bool] | None:
+def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_ent: Sequence[bool],
+                     bounds: Sequence[tuple[int, int]] = ()) -> list[bool] | None:
     """Align using the output tags: output O tokens are original tokens left in place; each output entity replaced
     a non-empty stretch of original tokens. Among the alignments (repeated words can make several possible), take
     the one closest to the gold tags: fewest gold entity tokens aligned as kept, fewest gold O tokens inside a
-    replaced stretch (dynamic programming). None when no alignment exists."""
+    replaced stretch, then fewest stretch ends off the gold span bounds (`bounds`: (start, end) of each gold span)
+    and stretches whose length differs from their replacement's (dynamic programming).
+    None when no alignment exists."""
     from pydeid.io.conll import bio_to_spans
     items: list[tuple[str, object]] = []
     spans = {a: b for a, b, _ in bio_to_spans(list(out_tags))}
@@ -136,6 +138,12 @@ def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_e
     cost = [[INF] * (m + 1) for _ in range(n + 1)]   # cost[i][k]: best cost aligning lo[i:] with items[k:]
     choice = [[0] * (m + 1) for _ in range(n + 1)]
     cost[n][m] = 0
+    # ties (an entity right after another: "Lakeside Partners eight one two ...") go to the alignment whose
+    # stretches start and end where gold spans do and have their replacement's length (word-for-word replacements
+    # are then compared position by position); the fractions sum to < 1, never outweighing a whole token of cost
+    tie = 1.0 / (3 * m + 1)
+    starts = {a for a, _ in bounds}
+    ends = {b for _, b in bounds}
     n_o_prefix = [0]
     for e in is_ent:
         n_o_prefix.append(n_o_prefix[-1] + (not e))
@@ -148,7 +156,8 @@ def _survival_tagged(lo: list[str], lx: list[str], out_tags: Sequence[str], is_e
                     choice[i][k] = i + 1
             else:
                 for i2 in range(i + 1, n + 1):
-                    c = cost[i2][k + 1] + (n_o_prefix[i2] - n_o_prefix[i])
+                    off = (i2 - i != len(val)) + (i not in starts) + (i2 not in ends)
+                    c = cost[i2][k + 1] + (n_o_prefix[i2] - n_o_prefix[i]) + tie * off
                     if c < cost[i][k]:
                         cost[i][k], choice[i][k] = c, i2
     if cost[0][0] == INF:
@@ -180,7 +189,8 @@ def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tupl
         for a, b, _ in g:
             for i in range(a, b):
                 is_ent[i] = True
-        survive = _survival_tagged(lo, lx, out_tags[k], is_ent) if out_tags is not None else None
+        bounds = [(a, b) for a, b, _ in g]
+        survive = _survival_tagged(lo, lx, out_tags[k], is_ent, bounds) if out_tags is not None else None
         if survive is None:
             survive = _survival_difflib(lo, lx)
         for a, b, t in g:
@@ -189,7 +199,7 @@ def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tupl
                     continue
                 n_all += 1
                 n_all_leak += survive[i]
-                if lo[i] in NON_IDENTIFYING:
+                if lo[i] in NON_IDENTIFYING or lo[i] in structure_words(t):
                     continue
                 n_id += 1
                 per_type[t][0] += 1
@@ -198,4 +208,5 @@ def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tupl
                     per_type[t][1] += 1
     return {"tokens": n_id, "leaked": n_id_leak, "leak_rate": n_id_leak / n_id if n_id else 0.0,
             "all_tokens": n_all, "leak_rate_all_tokens": n_all_leak / n_all if n_all else 0.0,
-            "per_type": {t: (v[1] / v[0] if v[0] else 0.0) for t, v in sorted(per_type.items())}}
+            "per_type": {t: (v[1] / v[0] if v[0] else 0.0) for t, v in sorted(per_type.items())},
+            "per_type_counts": {t: (v[0], v[1]) for t, v in sorted(per_type.items())}}

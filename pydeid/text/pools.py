@@ -62,13 +62,18 @@ class Sampler:
         """A draw from the pool restricted to items not in `excluded` (None when nothing is left); with `key`,
         an item is excluded when key(item) is in `excluded` (e.g. lower-cased, to compare case-insensitively)."""
         key = key or (lambda x: x)
+        return self.draw_where(rng, lambda x: key(x) not in excluded, tries)
+
+    def draw_where(self, rng: np.random.Generator, allowed, tries: int = 64):
+        """A draw from the pool restricted to the items for which allowed(item) is true, with their relative
+        frequencies (None when no item is allowed)."""
         if not self.items:
             return None
         for _ in range(tries):
             x = self.draw(rng)
-            if key(x) not in excluded:
+            if allowed(x):
                 return x
-        rest = [(k, p) for k, p in zip(self.items, self.probs) if key(k) not in excluded]
+        rest = [(k, p) for k, p in zip(self.items, self.probs) if allowed(k)]
         if not rest:
             return None
         w = np.array([p for _, p in rest])

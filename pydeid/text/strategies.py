@@ -37,7 +37,7 @@ import numpy as np
 
 from .dp import INF, EpsilonReport, epsilon_eq2
 from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS,
-                      TENS_WORDS, WEEKDAYS)
+                      TENS_WORDS, WEEKDAYS, identifying)
 from .pools import GENERATED_TYPES, Pools
 
 REDACT_TOKEN = "IIIII"
@@ -78,6 +78,7 @@ class Context:
     faker_locale: str = "en_US"
     lower: bool = False          # the current sentence is lower-case (ASR-style): surrogates are lower-cased too
     entity_words: frozenset = frozenset()   # lower-cased entity words of the current sentence (surrogate avoids them)
+    dialogue_words: frozenset = frozenset()  # identifying entity words of the dialogue (pseudonymize avoids them)
     _faker: object = None
 
     def case(self, repl: Sequence[str]) -> list[str]:
@@ -180,9 +181,16 @@ class NamedPlaceholder(Strategy):
         return tuple(ctx.exemplars.get(typ, typ).split())
 
     def replace(self, toks, typ, ctx):
-        return _not_original(toks, ctx.case(self._exemplar(typ, ctx)), typ, ctx)
+        ex = self._exemplar(typ, ctx)
+        if ctx.avoid_original and not _clear(ex, avoided(toks, ctx)):
+            return [typ]      # the exemplar is a word of this sentence's entities ("Smith" for Misses Smith)
+        return _not_original(toks, ctx.case(ex), typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
+        if ctx.avoid_original:
+            return EpsilonReport(None, "avoid-original: an entity whose words include the exemplar gets the type "
+                                       "label instead, so pi(t|t') depends on t' (the label reveals it), outside "
+                                       "the lemma")
         ex = self._exemplar(typ, ctx)
         return _constant_eps(p, {tuple(t.lower() for t in o) for o in observed}, tuple(t.lower() for t in ex),
                              f"the exemplar '{' '.join(ex)}'")
@@ -214,15 +222,61 @@ class _Sampling(Strategy):
                    f"{_TYPE_PUBLIC}"
         return EpsilonReport(e, note)
 
-    def _draw(self, sampler, orig, ctx):
-        if ctx.avoid_original:
-            got = sampler.draw_excluding(ctx.rng, {_lower(orig)}, key=_lower)
-            return got if got is not None else sampler.draw(ctx.rng)
-        return sampler.draw(ctx.rng)
+    def _draw(self, sampler, unit, toks, ctx):
+        """A pool item for the unit `unit` (a word, or a tuple of words) of the span `toks`. The independent policy
+        (seed 000's lemma) draws with the pool's frequencies, the original included. Avoid-original draws among the
+        items that are not the unit and share no identifying word with any entity of the sentence ("ten forty"
+        never becomes "ten ten" or "forty five"); None when the pool has no such item (the caller falls back to a
+        generated value, never to a plain draw that may give the original back)."""
+        if not ctx.avoid_original:
+            return sampler.draw(ctx.rng)
+        avoid, low = avoided(toks, ctx), _lower(unit)
+        return sampler.draw_where(ctx.rng, lambda x: _lower(x) != low and _clear(x, avoid))
 
 
 def _lower(x):
     return x.lower() if isinstance(x, str) else tuple(t.lower() for t in x)
+
+
+def avoided(toks: Sequence[str], ctx: "Context") -> set[str]:
+    """The words an avoid-original surrogate must not contain: the identifying words (lexicon.identifying, lower-
+    cased) of its original span and of every other entity of the sentence, so no original word comes back, in its
+    place or moved to another entity ("Bob met Alice" never becomes "Alice met Bob")."""
+    return identifying(toks) | identifying(ctx.entity_words)
+
+
+def _clear(value, avoid: set) -> bool:
+    """`value` (a word or a sequence of words) has no identifying word in `avoid`."""
+    return not (identifying((value,) if isinstance(value, str) else value) & avoid)
+
+
+def fallback_word(t: str, typ: str, ctx: "Context", avoid: set) -> list[str]:
+    """One word for `t` when the pool has nothing left that avoids the originals: a faker word of the type (a
+    same-category phrase for a category type), else the type's label; never an original word."""
+    return _fallback([t], typ, ctx, avoid, 1)
+
+
+def fallback_entity(toks: Sequence[str], typ: str, ctx: "Context", avoid: set) -> list[str]:
+    """fallback_word for a whole span: a faker value of the type with as many words where faker gives them."""
+    return _fallback(toks, typ, ctx, avoid, len(toks))
+
+
+def _fallback(toks, typ, ctx, avoid, n_words) -> list[str]:
+    from .categories.surrogates import category_value, is_category
+    low = [t.lower() for t in toks]
+    if is_category(typ):
+        got = category_value(toks, typ, ctx)
+        if got and _clear(got, avoid) and [g.lower() for g in got] != low:
+            return got
+        return [typ]
+    f = ctx.faker()
+    for _ in range(32):
+        val = faker_value(typ, n_words, f) if typ in _FAKER_TYPES else [f.word() for _ in range(n_words)]
+        if n_words == 1:
+            val = [w for w in val if identifying([w])][:1] or val[:1]
+        if _clear(val, avoid) and [v.lower() for v in val] != low:
+            return ctx.case(val)
+    return [typ]
 
 
 def _one_value_pool_eps(p: float, pi: dict, observed, typ: str) -> EpsilonReport | None:
@@ -357,8 +411,12 @@ class SameType(_Sampling):
         s = ctx.pools.sampler("word", typ)
         out = []
         for t in toks:
-            out.extend(_category_fallback(s, [t], [t], typ, ctx) or [self._draw(s, t, ctx)])
-        return ctx.case(out)
+            got = _category_fallback(s, [t], [t], typ, ctx)
+            if got is None:
+                w = self._draw(s, t, [t], ctx)
+                got = ctx.case([w]) if w is not None else fallback_word(t, typ, ctx, avoided([t], ctx))
+            out.extend(got)
+        return out
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
@@ -377,8 +435,8 @@ class SingleSameType(_Sampling):
         fallback = _category_fallback(s, toks, toks, typ, ctx)
         if fallback:
             return fallback
-        orig = toks[0] if len(toks) == 1 else None
-        return ctx.case([self._draw(s, orig, ctx) if orig else s.draw(ctx.rng)])
+        w = self._draw(s, toks[0] if len(toks) == 1 else tuple(toks), toks, ctx)
+        return ctx.case([w]) if w is not None else fallback_word(" ".join(toks), typ, ctx, avoided(toks, ctx))
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
@@ -394,7 +452,11 @@ class FullEntity(_Sampling):
         if typ in GENERATED_TYPES:
             return generated_value(toks, ctx, typ)
         s = ctx.pools.sampler("entity", typ)
-        return _category_fallback(s, [tuple(toks)], toks, typ, ctx) or ctx.case(list(self._draw(s, tuple(toks), ctx)))
+        got = _category_fallback(s, [tuple(toks)], toks, typ, ctx)
+        if got:
+            return got
+        e = self._draw(s, tuple(toks), toks, ctx)
+        return ctx.case(list(e)) if e is not None else fallback_entity(toks, typ, ctx, avoided(toks, ctx))
 
     def epsilon(self, typ, p, observed, ctx):
         if typ in GENERATED_TYPES:
@@ -561,10 +623,13 @@ class FakerSurrogate(_Sampling):
         # (a person called "April" must not fall back to a month redraw that may return "April")
         if typ == "NUM" or (typ not in _FAKER_TYPES and all(number_class(t) for t in toks)):
             return RandomDigits().replace(toks, typ, ctx)
-        for _ in range(16):
+        avoid = avoided(toks, ctx) if ctx.avoid_original else None
+        for _ in range(32):
             val = ctx.case(faker_value(typ, len(toks), f))
-            if not ctx.avoid_original or [v.lower() for v in val] != [t.lower() for t in toks]:
+            if avoid is None or ([v.lower() for v in val] != [t.lower() for t in toks] and _clear(val, avoid)):
                 break
+        else:
+            val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
         return _not_original(toks, val, typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
@@ -620,7 +685,7 @@ class Surrogate(_Sampling):
                     if w.lower() not in avoid:
                         break
                 else:
-                    w = "x" + t.lower()
+                    w = typ     # the type's label: never an original word, nor one spelled from it
             out.append(w)
         return ctx.case(out)
 
@@ -678,22 +743,25 @@ class Pseudonymize(Strategy):
         out = []
         for t in toks:
             def make_word(used, t=t):
+                # a map holds for the whole dialogue: never an identifying entity word of anywhere in it
+                avoid = avoided([t], ctx) | ctx.dialogue_words
+
+                def ok(w):
+                    return w.lower() != t.lower() and _clear(w, avoid)
                 if self.source == "faker":
                     f = ctx.faker()
                     for _ in range(32):
                         w = faker_value(typ, 1, f)[0]
-                        if w.lower() != t.lower() and w.lower() not in used:
+                        if ok(w) and w.lower() not in used:
                             return w
-                    return w
+                    return " ".join(fallback_word(t, typ, ctx, avoid))
                 s = ctx.pools.sampler("word", typ)
-                w = s.draw_excluding(ctx.rng, {t, t.lower(), t.capitalize()} | used | {u.capitalize() for u in used})
-                if w is None or w.lower() == t.lower():
-                    w = s.draw_excluding(ctx.rng, {t, t.lower(), t.capitalize()})
+                w = s.draw_where(ctx.rng, lambda x: ok(x) and x.lower() not in used)
+                if w is None:      # the pool is too small to keep the map injective: give that up first
+                    w = s.draw_where(ctx.rng, ok)
                 if w is None:
                     fallback = _category_fallback(s, [t], [t], typ, ctx)   # a one-value HEALTH pool ...
-                    if fallback:
-                        return " ".join(fallback)
-                    raise ValueError(f"the {typ} pool has no word other than '{t}' to pseudonymize it with")
+                    return " ".join(fallback or fallback_word(t, typ, ctx, avoid))
                 return w
             v = self._lookup(t.lower(), typ, ctx, make_word)
             out.extend([t] if v is None else ctx.case(v.split()))

@@ -18,6 +18,7 @@ import numpy as np
 from pydeid.io.conll import Sentence
 
 from .dp import INF, EpsilonReport, combine_max
+from .lexicon import identifying
 from .pools import PoolError, Pools
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
@@ -100,9 +101,15 @@ class TextTransformer:
                       faker_locale=cfg.faker_locale)
         stats: dict[str, TypeStats] = {}
         out_sents: list[Sentence] = []
+        dlg_of = [dialogues[k] if dialogues is not None else (s.id or "") for k, s in enumerate(sentences)]
+        span_of = [spans[k] if spans is not None else s.spans() for k, s in enumerate(sentences)]
+        dialogue_words: dict[str, set] = {}
+        for s, d, sp in zip(sentences, dlg_of, span_of):
+            dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))
         for k, s in enumerate(sentences):
-            ctx.dialogue = dialogues[k] if dialogues is not None else (s.id or "")
-            sp = spans[k] if spans is not None else s.spans()
+            ctx.dialogue = dlg_of[k]
+            ctx.dialogue_words = frozenset(dialogue_words[ctx.dialogue])
+            sp = span_of[k]
             letters = "".join(s.tokens)
             ctx.lower = any(c.isalpha() for c in letters) and letters == letters.lower()
             ctx.entity_words = frozenset(t.lower() for a, b, _ in sp for t in s.tokens[a:b])

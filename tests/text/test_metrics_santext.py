@@ -47,6 +47,30 @@ def test_leak_rate():
     assert leak_rate(orig, gold, [["call", "PER", "in", "LOC"]])["leaked"] == 0   # difflib fallback
 
 
+def test_leak_rate_adjacent_entities_align_on_gold_bounds():
+    """Found on mini_train: an ORG right before a phone number, the ORG replaced by one word, the number by other
+    digits. Two alignments were equally good; the one that put "Partners" into the number's stretch compared
+    digits across positions ("eight" reappearing anywhere) and counted 2-5 generated digits as leaks."""
+    orig = [["call", "Lakeside", "Partners", "eight", "one", "two", "and", "ask", "for", "Mister", "Salieri"]]
+    gold = [[(1, 3, "ORG"), (3, 6, "NUM"), (9, 11, "PER")]]
+    out = [["call", "Chemicals", "two", "eight", "one", "and", "ask", "for", "Bruun"]]
+    tags = [["O", "B-ORG", "B-NUM", "I-NUM", "I-NUM", "O", "O", "O", "B-PER"]]
+    r = leak_rate(orig, gold, out, tags)
+    assert r["leaked"] == 0 and r["tokens"] == 6                     # "Mister" is not identifying
+    out_same = [["call", "Chemicals", "eight", "two", "six", "and", "ask", "for", "Bruun"]]
+    r = leak_rate(orig, gold, out_same, tags)                         # "eight" in place: a leak
+    assert r["leaked"] == 1 and r["per_type_counts"]["NUM"] == (3, 1)
+
+
+def test_leak_rate_structure_words_of_a_type():
+    """A generated address keeps its street suffix ("Street"), an age its "years old": not identifying within the
+    type; the same word as a name is ("Mister Green")."""
+    orig = [["I", "live", "at", "twelve", "Baker", "Street", "says", "Mister", "Green"]]
+    gold = [[(3, 6, "ADDRESS"), (7, 9, "PER")]]
+    out = [["I", "live", "at", "forty", "Oak", "Street", "says", "Green"]]
+    r = leak_rate(orig, gold, out, [["O", "O", "O", "B-ADDRESS", "I-ADDRESS", "I-ADDRESS", "O", "B-PER"]])
+    assert r["per_type_counts"] == {"ADDRESS": (2, 0), "PER": (1, 1)}
+
 # ------------------------------------------------------------------ SanText
 def _toy(n=40, dim=8, seed=0):
     rng = np.random.default_rng(seed)

@@ -178,10 +178,10 @@ def _ip(toks, ctx) -> list[str]:
                                                  _int(ctx.rng, 1, 254)]))
         elif ":" in t:
             out.append(":".join("".join(_HEX[_int(ctx.rng, 0, 15)] for _ in range(4)) for _ in range(8)))
-        elif t.lower() in DIGIT_WORDS:
-            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+        elif t.lower() in DIGIT_WORDS:      # another digit in place, as for a PIN
+            out.append(match_case([t], [_other_digit_word(t, ctx.rng)])[0])
         elif t.isdigit():
-            out.append(str(_int(ctx.rng, 0, 255)))
+            out.append(str((int(t) + _int(ctx.rng, 1, 255)) % 256))
         else:
             out.append(_number_token(t, ctx.rng))
     return out
@@ -195,7 +195,7 @@ def _mac(toks, ctx) -> list[str]:
             new = "".join(_HEX[_int(ctx.rng, 0, 15)] if c in _HEX else c for c in low)
             out.append(new.upper() if t.isupper() else new)
         elif low in DIGIT_WORDS:
-            out.append(DIGIT_CLASS[_int(ctx.rng, 0, 9)])
+            out.append(match_case([t], [_other_digit_word(t, ctx.rng)])[0])
         elif re.fullmatch(r"[0-9a-f]{1,2}", low):
             new = "".join(_HEX[_int(ctx.rng, 0, 15)] for _ in low)
             out.append(new.upper() if t.isupper() else new)
