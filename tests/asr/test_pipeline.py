@@ -13,7 +13,7 @@ import pytest
 
 from pydeid.io import DataDir, read_ctm, read_kaldi_map
 
-from conftest import REPO, run_step
+from asr_helpers import REPO, run_step
 
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")
 

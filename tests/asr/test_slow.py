@@ -9,7 +9,7 @@ import pytest
 
 from pydeid.io import read_kaldi_map
 
-from conftest import REPO, run_step
+from asr_helpers import REPO, run_step
 
 pytestmark = pytest.mark.slow
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")

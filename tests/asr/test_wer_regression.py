@@ -5,7 +5,7 @@ The figure of the full-size demo corpus is in egs/mini/s5/RESULTS.md (slow test:
 
 import json
 
-from conftest import REPO, run_step
+from asr_helpers import REPO, run_step
 
 SMALL = str(REPO / "conf" / "asr" / "small.yaml")
 MAX_WER = 70.0  # measured: see the note in bench/asr_results_mini.md (CI corpus)

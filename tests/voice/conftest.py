@@ -2,36 +2,8 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
-import numpy as np
 import pytest
 import soundfile as sf
-
-from pydeid.io import DataDir
-
-
-def vctk_data_dir(vctk_dir: Path, out: Path, speakers: list[str], max_per_speaker: int) -> Path:
-    rows = list(csv.DictReader(open(vctk_dir / "manifest.tsv", encoding="utf-8"), delimiter="\t"))
-    d = DataDir()
-    count: dict[str, int] = {}
-    genders = {}
-    for r in rows:
-        spk = r["speaker"]
-        if spk not in speakers:
-            continue
-        genders[spk] = r["gender"]
-        count[spk] = count.get(spk, 0) + 1
-        if count[spk] > max_per_speaker:
-            continue
-        u = r["utt_id"]
-        d.wav_scp[u] = str((vctk_dir / r["path"]).resolve())
-        d.text[u] = " ".join(r["transcript"].split())
-        d.utt2spk[u] = spk
-    d.spk2gender = genders
-    d.write(out)
-    return out
 
 
 @pytest.fixture(scope="session")

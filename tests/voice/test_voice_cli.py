@@ -18,7 +18,7 @@ import pytest
 
 from pydeid.io import DataDir, validate_data_dir
 from pydeid.voice.convert import assign_target, choose_pool
-from conftest import vctk_data_dir
+from voice_helpers import vctk_data_dir
 
 
 def cli(*args, cwd=None, check=True):
