@@ -26,6 +26,7 @@ from .spans import Span
 PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
                    "meet", "meeting", "with", "tell", "ask", "remind", "invite", "contact", "dial", "named", "called",
                    "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "dr", "dr.", "doctor", "sir", "madam", "uncle",
+                   "mister", "misses", "missus", "missis", "professor", "prof", "prof.",
                    "aunt", "auntie", "cousin", "dear", "hey", "hi", "hello", "by", "from", "to", "and", "for"}
 # verbs and nouns of contacting someone: an unknown word right after them is a name ("call enalen")
 ADDRESS_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
@@ -249,7 +250,8 @@ class GazetteerDetector:
         """Runs of up to four name words; a possessive ends a run ("cassie's punk rock workout playlist")."""
         out, i = [], 0
         poss = poss or [False] * len(low)
-        is_name = [(w in self.first or w in self.last) and not taken[k] for k, w in enumerate(low)]
+        double = [self._double_name(w) for w in low]
+        is_name = [(w in self.first or w in self.last or double[k]) and not taken[k] for k, w in enumerate(low)]
         while i < len(low):
             if not is_name[i]:
                 i += 1
@@ -267,7 +269,7 @@ class GazetteerDetector:
             # a common word that is a first name is a name after a trigger ("call will") only when the name is a
             # usual one (Faker en_US), and only after a strong trigger ("want to add" is no name)
             usual = any(w in self.first_usual for w in words) and trig not in WEAK_PERSON_TRIGGERS
-            keep = bool(strong) and (has_first or ctx or len(words) > 1) or (ctx and usual)
+            keep = bool(strong) and (has_first or ctx or len(words) > 1 or any(double[i:j])) or (ctx and usual)
             if keep:
                 # drop common-word edges that are not supported by the context ("john good" keeps good: a
                 # surname after a first name; "will john" drops will; "robin hood rescuing" drops rescuing)
@@ -320,6 +322,13 @@ class GazetteerDetector:
         persons += self._addressees(stem, taken)
         spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
         return sorted(spans, key=lambda s: s.start)
+
+    def _double_name(self, w: str) -> bool:
+        """A hyphenated name whose parts are all names of the lists ("smith-jones", "jean-pierre"): a name even
+        alone, as two name words are."""
+        parts = w.split("-")
+        return len(parts) > 1 and all(p in self.first or p in self.last for p in parts) and \
+            not all(self.common(p) for p in parts)
 
     def _unknown_word(self, w: str) -> bool:
         """A word the lists and the frequency table do not know as an English word: a rare name ("enalen",

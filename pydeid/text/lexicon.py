@@ -54,8 +54,8 @@ NON_IDENTIFYING = frozenset({
     "the", "of", "a", "an", "and", "in", "on", "at", "to", "past", "half", "quarter", "o'clock", "am", "pm", "area",
     "code", "double", "triple", "point", "hundred", "thousand", "dollars", "dollar", "euros", "euro", "cents",
     "mister", "misses", "miss", "mr", "mrs", "ms", "doctor", "dr", "professor", "prof", "sir", "madam", "next",
-    "this", "last", "week", "month", "year", "morning", "afternoon", "evening", "time", "extension", "ext",
-    "number", "dot"})
+    "this", "that", "last", "after", "before", "day", "week", "month", "year", "morning", "afternoon", "evening",
+    "night", "lunch", "time", "extension", "ext", "number", "dot"})
 
 
 def structure_words(typ: str | None) -> frozenset:

@@ -19,6 +19,7 @@ from pydeid.io.conll import Sentence
 
 from .dp import INF, EpsilonReport, combine_max
 from .lexicon import identifying
+from .propagate import propagate_names
 from .pools import PoolError, Pools
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
 
@@ -32,6 +33,7 @@ class TransformConfig:
     exemplars: dict = field(default_factory=lambda: dict(DEFAULT_EXEMPLARS))
     pseudonym_source: str = "corpus"   # corpus | faker
     faker_locale: str = "en_US"
+    propagate_names: bool = True       # untagged mentions of a name tagged elsewhere in the dialogue (propagate.py)
 
 
 @dataclass
@@ -94,7 +96,8 @@ class TextTransformer:
 
     def transform(self, sentences: Sequence[Sentence], dialogues: Sequence[str] | None = None,
                   spans: Sequence[list[tuple[int, int, str]]] | None = None) -> TransformResult:
-        """Transform sentences; `spans` overrides the sentences' own tags (e.g. detector output)."""
+        """Transform sentences; `spans` overrides the sentences' own tags (e.g. detector output). With
+        `propagate_names`, an untagged mention of a name tagged elsewhere in its dialogue is replaced too."""
         cfg = self.config
         ctx = Context(rng=np.random.default_rng(cfg.seed), pools=self.pools, seed=cfg.seed,
                       exemplars=dict(DEFAULT_EXEMPLARS, **cfg.exemplars), avoid_original=cfg.avoid_original,
@@ -103,6 +106,8 @@ class TextTransformer:
         out_sents: list[Sentence] = []
         dlg_of = [dialogues[k] if dialogues is not None else (s.id or "") for k, s in enumerate(sentences)]
         span_of = [spans[k] if spans is not None else s.spans() for k, s in enumerate(sentences)]
+        if cfg.propagate_names:
+            span_of = propagate_names([s.tokens for s in sentences], span_of, dlg_of)
         dialogue_words: dict[str, set] = {}
         for s, d, sp in zip(sentences, dlg_of, span_of):
             dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))
