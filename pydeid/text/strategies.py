@@ -48,12 +48,26 @@ DEFAULT_EXEMPLARS = {"PER": "Smith", "ORG": "SAP", "LOC": "London", "DATE": "Mon
 _TYPE_PUBLIC = "type treated as public (a token is replaced by one of its own type)"
 
 
+def text_case(tokens: Sequence[str]) -> str:
+    """"lower" or "upper" when every letter of `tokens` is (upper: at least two letters, "I" is no capitals text),
+    else "mixed"."""
+    letters = [c for c in "".join(tokens) if c.isalpha()]
+    if letters and all(c.islower() for c in letters):
+        return "lower"
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return "upper"
+    return "mixed"
+
+
 def match_case(orig: Sequence[str], repl: Sequence[str]) -> list[str]:
-    """Lower-case a replacement when the original was lower-case (ASR-style text), so case does not reveal it;
-    otherwise surrogates keep their own case (a pool word keeps the case it had in the corpus)."""
-    letters = "".join(orig)
-    if any(c.isalpha() for c in letters) and letters == letters.lower():
+    """Lower-case a replacement when the original was lower-case (ASR-style text), upper-case it when the original
+    was in capitals, so case does not reveal it; otherwise surrogates keep their own case (a pool word keeps the case
+    it had in the corpus)."""
+    case = text_case(orig)
+    if case == "lower":
         return [r.lower() for r in repl]
+    if case == "upper":
+        return [r.upper() for r in repl]
     return list(repl)
 
 
@@ -77,12 +91,15 @@ class Context:
     pseudonym_map: dict = field(default_factory=dict)   # dialogue -> type -> original -> surrogate (or None: kept)
     faker_locale: str = "en_US"
     lower: bool = False          # the current sentence is lower-case (ASR-style): surrogates are lower-cased too
+    upper: bool = False          # ... in capitals (LibriSpeech-style): surrogates are upper-cased too
     entity_words: frozenset = frozenset()   # lower-cased entity words of the current sentence (surrogate avoids them)
     dialogue_words: frozenset = frozenset()  # identifying entity words of the dialogue (pseudonymize avoids them)
     _faker: object = None
 
     def case(self, repl: Sequence[str]) -> list[str]:
-        return [r.lower() for r in repl] if self.lower else list(repl)
+        if self.lower:
+            return [r.lower() for r in repl]
+        return [r.upper() for r in repl] if self.upper else list(repl)
 
     def faker(self):
         if self._faker is None:

@@ -21,7 +21,7 @@ from .dp import INF, EpsilonReport, combine_max
 from .lexicon import identifying
 from .propagate import propagate_names
 from .pools import PoolError, Pools
-from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy
+from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy, text_case
 
 
 @dataclass
@@ -115,8 +115,8 @@ class TextTransformer:
             ctx.dialogue = dlg_of[k]
             ctx.dialogue_words = frozenset(dialogue_words[ctx.dialogue])
             sp = span_of[k]
-            letters = "".join(s.tokens)
-            ctx.lower = any(c.isalpha() for c in letters) and letters == letters.lower()
+            case = text_case(s.tokens)
+            ctx.lower, ctx.upper = case == "lower", case == "upper"
             ctx.entity_words = frozenset(t.lower() for a, b, _ in sp for t in s.tokens[a:b])
             toks, tags = self._transform_one(s.tokens, sp, ctx, stats)
             out_sents.append(Sentence(toks, tags, s.id, [], list(s.comments)))

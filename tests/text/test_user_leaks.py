@@ -78,3 +78,18 @@ def test_transform_without_propagation_keeps_the_given_tags():
     off = TextTransformer(TransformConfig(seed=0, propagate_names=False), Pools(sents)).transform(sents, ["d", "d"])
     assert on.sentences[1].tags[0] == "B-PER" and on.sentences[1].tokens[0] != "kowalski's"
     assert off.sentences[1].tokens == ["kowalski's", "flight"]
+
+
+@pytest.mark.parametrize("name", ["surrogate", "same_type", "full_entity", "faker", "pseudonymize", "random_digits",
+                                  "named_placeholder"])
+def test_upper_case_text_gets_upper_case_surrogates(name):
+    """Kaldi corpora often write text in capitals (LibriSpeech): a surrogate in mixed case ("HELLO THIS IS Mclean
+    Martin") shows which words were replaced, as a capitalised one would in lower-case text."""
+    pool = [Sentence("Mark Lively met Bob at Royal in Pittsburgh on Tuesday at ten".split(),
+                     ["B-PER", "I-PER", "O", "B-PER", "O", "B-ORG", "O", "B-LOC", "O", "B-DATE", "O", "B-TIME"], "p")]
+    s = Sentence("HELLO THIS IS ANNA KOWALSKI FROM SIEMENS IN OXFORD ON MONDAY AT NINE".split(),
+                 ["O", "O", "O", "B-PER", "I-PER", "O", "B-ORG", "O", "B-LOC", "O", "B-DATE", "O", "B-TIME"], "u")
+    cfg = TransformConfig(strategies={"default": name}, p=1.0, seed=0, avoid_original=True)
+    out = TextTransformer(cfg, Pools(pool + [s])).transform([s], ["d"], ).sentences[0]
+    changed = [t for t, o in zip(out.tokens, s.tokens) if t != o]
+    assert changed and all(t == t.upper() for t in out.tokens), out.tokens
