@@ -96,7 +96,7 @@ DETECTORS = {
 DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
-PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number"}
+PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number", "spelled"}
 
 
 @dataclass

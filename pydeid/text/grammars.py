@@ -22,7 +22,27 @@ from .lexicon import (AMPM, CLOCK_WORDS, CURRENCY_WORDS, DAYPARTS, DIGIT_WORDS, 
 from .spans import Span
 
 DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "AMOUNT",
-                    "email": "NUM", "date": "DATE", "time": "TIME"}
+                    "email": "NUM", "date": "DATE", "time": "TIME", "spelled": "NUM"}
+_RE_SPELLED = re.compile(r"^[A-Za-z](-[A-Za-z]){2,}$")      # "K-O-W-A-L-S-K-I"
+
+
+def spelled_spans(tokens: Sequence[str], min_letters: int = 3) -> list[tuple[int, int]]:
+    """Words spelled out letter by letter, as callers spell a name, an e-mail or a reference: a run of at least
+    `min_letters` single-letter tokens ("k o w a l s k i", the pronoun "I" and the article "a" included), or one
+    token of letters joined by hyphens."""
+    out, i = [], 0
+    while i < len(tokens):
+        if _RE_SPELLED.match(tokens[i]):
+            out.append((i, i + 1))
+            i += 1
+            continue
+        j = i
+        while j < len(tokens) and len(tokens[j]) == 1 and tokens[j].isalpha():
+            j += 1
+        if j - i >= min_letters:
+            out.append((i, j))
+        i = max(j, i + 1)
+    return out
 
 _RE_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 _RE_WDATE = re.compile(r"^(\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4})$")
@@ -370,6 +390,7 @@ class GrammarDetector:
         # named days: holidays and observances (holidays.py), before the grammars' own dates when longer
         from .holidays import holiday_spans
         found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
+        found += [(a, b, "spelled", -2) for a, b in spelled_spans(tokens)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

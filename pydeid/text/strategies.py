@@ -347,6 +347,12 @@ _KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "
                     "-", "(", ")", ",", ".", ":", "/", "+", "#"}
 
 
+def other_letter(c: str, rng: np.random.Generator) -> str:
+    """A letter other than `c`, in its case (a spelled letter redrawn in place, as a digit is)."""
+    new = "abcdefghijklmnopqrstuvwxyz"[(ord(c.lower()) - 97 + int(rng.integers(1, 26))) % 26]
+    return new.upper() if c.isupper() else new
+
+
 def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None) -> list[str]:
     """A generated surrogate for a number, identifier, e-mail or amount span: each number word or digit string is
     redrawn within its class and never equals the original (so a phone number never travels to another utterance);
@@ -365,6 +371,8 @@ def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None)
         elif "@" in t and "." in t.split("@")[-1]:
             n = "".join(str(int(ctx.rng.integers(10))) for _ in range(4))
             out.append(f"user{n}@example.com")
+        elif t.replace("-", "").isalpha() and all(len(p) == 1 for p in t.split("-")):
+            out.append("-".join(other_letter(p, ctx.rng) for p in t.split("-")))   # a spelled name: "k o w"
         else:
             new = random_same_class(t, ctx.rng, avoid=True)
             out.append(new if new is not None else DIGIT_CLASS[int(ctx.rng.integers(10))])

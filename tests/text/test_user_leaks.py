@@ -25,6 +25,10 @@ DIALOGUES = {
     "repeat_hyphen": (["This is Mrs Kowalski .", "the name on the form is Kowalski-Smith"], {"kowalski"}),
     "repeat_lower": (["Good morning , this is Peter Novak from Bosch .", "the contract with novak is ready",
                       "send it to novak's office"], {"peter", "novak", "bosch"}),
+    # found: a name spelled letter by letter passed whole (capitals, after "spelled") or from its fourth letter on
+    "spelled_lower": (["my name is anna kowalski", "that is k o w a l s k i"], {"anna", "kowalski"}),
+    "spelled_caps": (["MY NAME IS ANNA KOWALSKI", "THAT IS K O W A L S K I"], {"anna", "kowalski"}),
+    "spelled_cased": (["Spelled K O W A L S K I .", "or K-O-W-A-L-S-K-I"], {"kowalski"}),
 }
 
 
@@ -36,6 +40,21 @@ def _words(tokens) -> set:
         if w.endswith("'s"):
             w = w[:-2]
         out.update(x for x in w.split("-") if x)
+    return out
+
+
+def _spelled(tokens) -> set:
+    """Letters spelled out one by one (single-letter tokens, or letters joined by hyphens), as strings."""
+    out, run = set(), ""
+    for t in list(tokens) + [""]:
+        if len(t) == 1 and t.isalpha():
+            run += t.lower()
+            continue
+        if len(run) > 2:
+            out.add(run)
+        run = ""
+        if "-" in t and all(len(p) == 1 and p.isalpha() for p in t.split("-")):
+            out.add(t.replace("-", "").lower())
     return out
 
 
@@ -54,7 +73,8 @@ def test_default_text_path_leaks_no_name(default_detection, case):
     for seed in (0, 1):
         out = _run(default_detection, lines, seed)
         left = secret & _words(w for t in out for w in t)
-        assert not left, (case, seed, [" ".join(t) for t in out])
+        spelled = {r for t in out for r in _spelled(t) if any(r in w for w in secret)}   # "a l s k i" too
+        assert not left and not spelled, (case, seed, [" ".join(t) for t in out])
 
 
 def test_propagation_stays_in_its_dialogue_and_leaves_words_that_are_not_names():
