@@ -3,7 +3,9 @@
 A detector sees one utterance at a time: "Good morning, this is Anna Kowalski" is tagged, a later "kowalski's
 flight leaves at ten" (lower case, possessive, no cue) may not be, and the name would pass unchanged. Every token
 outside the tags whose word (lower-cased, without a possessive "'s", or one part of a hyphenated word) is a word of
-a PER, LOC or ORG span of the same dialogue becomes a one-token span of that type. Words that are not names are left:
+a PER, LOC or ORG span of the same dialogue, or of five letters or more and one typo away from such a word of five
+letters or more ("siemen's" after "Siemens", "kowalsky" after "Kowalski": one letter added, dropped, changed, or
+two neighbours swapped), becomes a one-token span of that type. Words that are not names are left:
 function words, clock and number structure (lexicon.NON_IDENTIFYING), common English words (gazetteer.common_words:
 "will", "may", "bill"); and in a cased sentence a lower-case token ("I will mark it" beside a person called Mark),
 since cased text writes names with a capital.
@@ -34,6 +36,27 @@ def _name_word(w: str) -> bool:
         and w not in DEMONYMS
 
 
+def one_typo(a: str, b: str) -> bool:
+    """Damerau-Levenshtein distance exactly 1 between a and b."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    k = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[k:] == long_[k + 1:]
+
+
+def _lookup(w: str, known: dict) -> str | None:
+    if w in known:
+        return known[w]
+    if len(w) >= 5 and _name_word(w):
+        return next((t for k, t in known.items() if len(k) >= 5 and one_typo(w, k)), None)
+    return None
+
+
 def _mixed_case(tokens: Sequence[str]) -> bool:
     letters = "".join(tokens)
     return letters != letters.lower() and letters != letters.upper()
@@ -60,7 +83,7 @@ def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tu
         for i, t in enumerate(toks):
             if i in covered or (mixed and not t[:1].isupper()):
                 continue
-            typ = next((known[w] for w in forms(t) if w in known), None)
+            typ = next((x for x in (_lookup(w, known) for w in forms(t)) if x), None)
             if typ is not None:
                 new.append((i, i + 1, typ))
         out.append(sorted(new))

@@ -25,6 +25,9 @@ DIALOGUES = {
     "repeat_hyphen": (["This is Mrs Kowalski .", "the name on the form is Kowalski-Smith"], {"kowalski"}),
     "repeat_lower": (["Good morning , this is Peter Novak from Bosch .", "the contract with novak is ready",
                       "send it to novak's office"], {"peter", "novak", "bosch"}),
+    # found: a misspelled, possessive, lower-case mention of a name the dialogue tags elsewhere
+    "repeat_typo": (["this is anna kowalski from siemens", "siemen's offer is fine", "kowalsky's too"],
+                    {"siemen", "siemens", "kowalsky", "kowalski", "anna"}),
     # found: a name spelled letter by letter passed whole (capitals, after "spelled") or from its fourth letter on
     "spelled_lower": (["my name is anna kowalski", "that is k o w a l s k i"], {"anna", "kowalski"}),
     "spelled_caps": (["MY NAME IS ANNA KOWALSKI", "THAT IS K O W A L S K I"], {"anna", "kowalski"}),
@@ -113,3 +116,11 @@ def test_upper_case_text_gets_upper_case_surrogates(name):
     out = TextTransformer(cfg, Pools(pool + [s])).transform([s], ["d"], ).sentences[0]
     changed = [t for t, o in zip(out.tokens, s.tokens) if t != o]
     assert changed and all(t == t.upper() for t in out.tokens), out.tokens
+
+
+def test_one_typo():
+    from pydeid.text.propagate import one_typo
+    assert one_typo("kowalsky", "kowalski") and one_typo("kowalksi", "kowalski") and one_typo("siemen", "siemens")
+    assert one_typo("siemenss", "siemens") and one_typo("xowalski", "kowalski")
+    assert not one_typo("kowalski", "kowalski") and not one_typo("kowlaksi", "kowalski")
+    assert not one_typo("siemen", "siemenss") and not one_typo("abcde", "badce")
