@@ -49,8 +49,8 @@ _TYPE_PUBLIC = "type treated as public (a token is replaced by one of its own ty
 
 
 def text_case(tokens: Sequence[str]) -> str:
-    """"lower" or "upper" when every letter of `tokens` is (upper: at least two letters, "I" is no capitals text),
-    else "mixed"."""
+    """The case of all letters of `tokens`: lower, upper (at least two letters: "I" alone is no capitals text) or
+    mixed."""
     letters = [c for c in "".join(tokens) if c.isalpha()]
     if letters and all(c.islower() for c in letters):
         return "lower"
@@ -94,6 +94,8 @@ class Context:
     upper: bool = False          # ... in capitals (LibriSpeech-style): surrogates are upper-cased too
     entity_words: frozenset = frozenset()   # lower-cased entity words of the current sentence (surrogate avoids them)
     dialogue_words: frozenset = frozenset()  # identifying entity words of the dialogue (pseudonymize avoids them)
+    span: Sequence[str] = ()     # the entity being replaced, and the position of the word unit being replaced in it
+    span_index: int | None = None
     _faker: object = None
 
     def case(self, repl: Sequence[str]) -> list[str]:
@@ -347,6 +349,12 @@ _KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "
                     "-", "(", ")", ",", ".", ":", "/", "+", "#"}
 
 
+def spelled_letters(t: str) -> int:
+    """How many letters a spelled token holds ("k": 1, "K-O-W": 3; 0: not spelled letters)."""
+    parts = t.split("-")
+    return len(parts) if all(len(p) == 1 and p.isalpha() for p in parts) else 0
+
+
 def other_letter(c: str, rng: np.random.Generator) -> str:
     """A letter other than `c`, in its case (a spelled letter redrawn in place, as a digit is)."""
     new = "abcdefghijklmnopqrstuvwxyz"[(ord(c.lower()) - 97 + int(rng.integers(1, 26))) % 26]
@@ -358,21 +366,26 @@ def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None)
     redrawn within its class and never equals the original (so a phone number never travels to another utterance);
     an e-mail address becomes a generated one; structure words ("area code", "double", "dot") are kept; any other
     word becomes a random digit word. A category type (seed 004 A.1: ADDRESS, CREDENTIAL, IP ...) gets its own
-    generator (categories/surrogates.py)."""
+    generator (categories/surrogates.py). Letters spelled one by one become other letters."""
     if typ is not None:
         from .categories.surrogates import category_value
         got = category_value(toks, typ, ctx)
         if got is not None:
             return got
+    from .grammars import spelled_spans
+    # letters spelled one by one ("k o w a l s k i", not the "a" of "a hundred"), seen in the whole entity when a
+    # word unit of it is replaced alone
+    whole, at = (ctx.span, ctx.span_index) if len(toks) == 1 and ctx.span_index is not None else (toks, 0)
+    spelled = {i - at for a, b in spelled_spans(whole) for i in range(a, b)}
     out = []
-    for t in toks:
-        if t.lower() in _KEEP_IN_NUMBERS:
+    for i, t in enumerate(toks):
+        if i in spelled:
+            out.append("-".join(other_letter(p, ctx.rng) for p in t.split("-")))
+        elif t.lower() in _KEEP_IN_NUMBERS:
             out.append(t)
         elif "@" in t and "." in t.split("@")[-1]:
             n = "".join(str(int(ctx.rng.integers(10))) for _ in range(4))
             out.append(f"user{n}@example.com")
-        elif t.replace("-", "").isalpha() and all(len(p) == 1 for p in t.split("-")):
-            out.append("-".join(other_letter(p, ctx.rng) for p in t.split("-")))   # a spelled name: "k o w"
         else:
             new = random_same_class(t, ctx.rng, avoid=True)
             out.append(new if new is not None else DIGIT_CLASS[int(ctx.rng.integers(10))])
@@ -386,7 +399,9 @@ def generated_eps(typ: str, p: float, observed) -> EpsilonReport:
     10^digits) is redrawn uniformly among the n - 1 other values: randomized response, so
         P(out = t | t) = 1 - p,   P(out = t | t'') = p / (n - 1)   ->   epsilon_t = |log((1 - p)(n - 1) / p)|.
     At p = 1 an output value rules its own original out (P(out = t | t) = 0), so the strict bound is infinite
-    (though the output reveals only log(n / (n - 1)) of the value). An e-mail address or a word outside the number
+    (though the output reveals only log(n / (n - 1)) of the value). Letters spelled one by one ("k o w", "K-O-W")
+    are a class of 26 per letter, the same way (a single letter is taken as spelled: the observed units carry no
+    neighbours). An e-mail address or a word outside the number
     classes gets a value independent of it that never reproduces it: 0 at p = 1, infinite at p < 1. Structure
     words ("area code", "double", "dot") are kept as public structure; the class of a word and the length of a
     digit string are treated as public, like the entity type. A category generator (seed 004 A.1) is not
@@ -402,17 +417,20 @@ def generated_eps(typ: str, p: float, observed) -> EpsilonReport:
         if t.lower() in _KEEP_IN_NUMBERS or not any(c.isalnum() for c in t):
             continue
         cls = number_class(t) if "@" not in t else None
+        if cls is None and spelled_letters(t):      # "k", "K-O-W": each letter redrawn among the 25 others
+            cls = ("letters", spelled_letters(t))
         if cls is None:    # e-mail or another word: an independent generated value that never equals it
             e, w = (0.0 if p == 1.0 else INF), f"'{t}' (independent generated value, never itself)"
         else:
             name, out = cls
-            n = 10.0 ** out if name == "digits" else float(len(out))
-            own = name == "digits" or t.lower() in {o.lower() for o in out}
+            n = 10.0 ** out if name == "digits" else 26.0 ** out if name == "letters" else float(len(out))
+            own = name in ("digits", "letters") or t.lower() in {o.lower() for o in out}
             if p == 0.0 or p == 1.0 or n <= 1 or not own:
                 e = INF
             else:
                 e = abs(math.log((1.0 - p) * (n - 1.0) / p))
-            w = f"'{t}' ({name}, {int(n) if n < 1e6 else f'10^{out}'} values)"
+            base = 26 if name == "letters" else 10
+            w = f"'{t}' ({name}, {int(n) if n < 1e6 else f'{base}^{out}'} values)"
         if e > worst or why == "no private number token":
             worst, why = e, w
     if p == 1.0 and math.isinf(worst):

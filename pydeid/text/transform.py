@@ -170,6 +170,7 @@ class TextTransformer:
             st = stats.setdefault(typ, TypeStats(strat.name))
             st.entities += 1
             orig = list(tokens[a:b])
+            ctx.span, ctx.span_index = orig, None    # a word unit sees its span ("k o w ...": spelled letters)
             if strat.handles_coin:
                 new = strat.replace(orig, typ, ctx)
                 st.units += len(orig)
@@ -178,7 +179,8 @@ class TextTransformer:
                 st.observed.update(orig)
             elif getattr(strat, "unit_for", lambda t: strat.unit)(typ) == "word":
                 new = []
-                for t in orig:   # every token of the entity is a unit, punctuation too (seed 004 table 8)
+                for j, t in enumerate(orig):   # every token of the entity is a unit, punctuation too (seed 004 t. 8)
+                    ctx.span_index = j
                     st.units += 1
                     st.observed.add(t)
                     if ctx.rng.random() <= p:

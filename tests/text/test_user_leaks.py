@@ -2,6 +2,8 @@
 people and ASR systems produce for a name: case variants, possessives, hyphenated names, a name repeated later in
 the dialogue in a form the detector misses, typos. Each dialogue names the words that must not survive."""
 
+import math
+
 import pytest
 
 from pydeid.io.conll import Sentence
@@ -124,3 +126,19 @@ def test_one_typo():
     assert one_typo("siemenss", "siemens") and one_typo("xowalski", "kowalski")
     assert not one_typo("kowalski", "kowalski") and not one_typo("kowlaksi", "kowalski")
     assert not one_typo("siemen", "siemenss") and not one_typo("abcde", "badce")
+
+
+@pytest.mark.parametrize("name", ["surrogate", "same_type", "full_entity", "pseudonymize"])
+def test_spelled_letters_become_other_letters_and_a_hundred_stays_a_number(name):
+    s = Sentence("that is k o w a l s k i or a hundred".split(),
+                 ["O", "O"] + ["B-NUM"] + ["I-NUM"] * 7 + ["O", "B-NUM", "I-NUM"], "u")
+    for seed in range(4):
+        cfg = TransformConfig(strategies={"default": name}, p=1.0, seed=seed)
+        out = TextTransformer(cfg, Pools([s])).transform([s], ["d"]).sentences[0].tokens
+        assert all(len(x) == 1 and x.isalpha() and x != y for x, y in zip(out[2:10], s.tokens[2:10])), out
+        assert out[11:] != ["a", "hundred"] and out[11] in {"zero", "one", "two", "three", "four", "five", "six",
+                                                           "seven", "eight", "nine"}, out
+    # the accounting follows: each letter is redrawn among the 25 others (randomized response over 26 values)
+    k = Sentence("k l w".split(), ["B-NUM", "I-NUM", "I-NUM"], "u")   # ("o" is also the digit oh)
+    r = TextTransformer(TransformConfig(strategies={"default": "same_type"}, p=0.5), Pools([k])).transform([k])
+    assert r.epsilon["NUM"].epsilon == pytest.approx(math.log(25)) and "letters, 26 values" in r.epsilon["NUM"].note
