@@ -15,7 +15,9 @@
 #   --pool-conll ""                  corpus whose type frequencies are the replacement pool (default: <tags.conll>)
 #   --dialogue-mode auto             consistency scope: <data>/utt2dialogue, else utterance id minus speaker prefix
 #                                    and last '-' field (mini: spk003-tr001-04 -> tr001)
-#   --avoid-original false  --pseudonym-source corpus  --exemplars ""  --gold-tags ""
+#   --avoid-original true            false: seed 000's independent policy (finite epsilon of eq. 2; a draw may give
+#                                    the original back by chance: for the epsilon sweep, never for a corpus to share)
+#   --pseudonym-source corpus  --exemplars ""  --gold-tags ""
 #   --exp-dir ""                     logs and report.json (default exp/transform_text/<basename of out-data>)
 #   --cmd "$train_cmd"
 set -euo pipefail
@@ -26,7 +28,7 @@ seed=0
 secret_dir=exp/secrets/text
 pool_conll=
 dialogue_mode=auto
-avoid_original=false
+avoid_original=true
 pseudonym_source=corpus
 exemplars=
 gold_tags=
@@ -53,7 +55,11 @@ fi
 opts=(--strategy "$strategy" --p "$p" --seed "$seed" --secret-dir "$secret_dir" --dialogue-mode "$dialogue_mode"
       --pseudonym-source "$pseudonym_source" --report "$exp_dir/report.json")
 [ -n "$pool_conll" ] && opts+=(--pool-conll "$pool_conll")
-[ "$avoid_original" = true ] && opts+=(--avoid-original)
+case "$avoid_original" in
+  true) opts+=(--avoid-original) ;;
+  false) opts+=(--no-avoid-original) ;;
+  *) echo "$0: --avoid-original $avoid_original: must be true or false" >&2; exit 1 ;;
+esac
 [ -n "$exemplars" ] && opts+=(--exemplars "$exemplars")
 [ -n "$gold_tags" ] && opts+=(--gold-tags "$gold_tags")
 

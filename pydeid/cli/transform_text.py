@@ -9,6 +9,8 @@ OUTPUTS = ("out_data", "report")
 
 
 def add_arguments(p):
+    import argparse
+
     from pydeid.cli._types import probability, regex
     p.add_argument("--strategy", default=None,
                    help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=surrogate'; names: "
@@ -22,8 +24,11 @@ def add_arguments(p):
                    help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize")
     p.add_argument("--pool-conll", default=None,
                    help="tagged corpus whose per-type frequencies are the replacement pool (default: the tags given)")
-    p.add_argument("--avoid-original", action="store_true",
-                   help="never draw a surrogate equal to the original (takes sampling strategies outside eq. 2)")
+    # on by default: a neutral corpus must never give an original word back, even by chance
+    p.add_argument("--avoid-original", action=argparse.BooleanOptionalAction, default=True,
+                   help="no surrogate contains an identifying word of its sentence's entities (default; takes the "
+                        "sampling strategies outside eq. 2); --no-avoid-original keeps seed 000's independent policy, "
+                        "whose draws may give the original back by chance, for its epsilon")
     p.add_argument("--pseudonym-source", default="corpus", choices=["corpus", "faker"])
     p.add_argument("--exemplars", default="", help="named placeholders, e.g. 'PER=Smith,LOC=London'")
     p.add_argument("--dialogue-mode", default="auto",

@@ -145,3 +145,19 @@ def test_santext_cli(test_dir, tmp_path, capsys):
     assert a.keys() == b.keys() and all(len(a[u].split()) == len(b[u].split()) for u in a)
     assert main(args) == 0
     assert "tables from cache" in capsys.readouterr().out
+
+
+def test_cli_avoids_originals_by_default_and_the_independent_policy_is_opt_in(test_dir, tmp_path, capsys):
+    """full_entity on mini_test: the CLI's default gives no original identifying word back (0 leaked); the
+    independent policy of seed 000 (--no-avoid-original) gives some back by chance and is covered by eq. (2)."""
+    reps = {}
+    for name, extra in (("default", []), ("independent", ["--no-avoid-original"])):
+        rc = main(["transform-text", "--strategy", "default=full_entity", "--seed", "1", *extra,
+                   "--report", str(tmp_path / f"{name}.json"), str(test_dir), str(test_dir / "tags.conll"),
+                   str(tmp_path / name)])
+        assert rc == 0
+        reps[name] = json.loads((tmp_path / f"{name}.json").read_text())
+    capsys.readouterr()
+    assert reps["default"]["leak"]["leaked"] == 0 and reps["default"]["overall"]["epsilon"] is None
+    assert reps["independent"]["leak"]["leaked"] > 0
+    assert reps["independent"]["overall"]["epsilon"] is not None                 # eq. (2) accounts it
