@@ -18,6 +18,11 @@ spectrum while keeping the frame's deviation from its class (the phonetic detail
 shrinks that deviation too (more of the source's within-class detail removed, and some phonetic detail with it).
 R and M are averaged over `smooth_frames` neighbouring voiced frames, so that class changes do not click.
 Unvoiced frames are left as VTLN made them.
+
+`from_hz` (class_shift_from_hz > 0) makes beta frequency-dependent: 0 below from_hz, rising linearly to class_shift
+at 2 * from_hz and above. The recogniser reads the phonetic content mostly from the first three formants (below
+~3 kHz), while the upper band (F4 and above, the spectral shape between the formants) is where much of a speaker's
+individuality lies and where a mis-paired class costs the recogniser least.
 """
 
 from __future__ import annotations
@@ -55,15 +60,25 @@ def _voiced_smooth(x: np.ndarray, voiced: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def band_profile(n_bins: int, sr: int, from_hz: float) -> np.ndarray:
+    """(F,) weight of the class shift per bin: 1 everywhere for from_hz 0, else 0 below from_hz, 1 from 2 *
+    from_hz, linear in between."""
+    if from_hz <= 0:
+        return np.ones(n_bins)
+    f = np.linspace(0.0, sr / 2, n_bins)
+    return np.clip((f - from_hz) / from_hz, 0.0, 1.0)
+
+
 def replace_class_means(log_sp_warped: np.ndarray, voiced: np.ndarray, frame_class: np.ndarray,
                         frame_alpha: np.ndarray, source_spectra: np.ndarray, target_spectra: np.ndarray,
-                        class_shift: float, residual_scale: float, smooth_frames: int = 5) -> np.ndarray:
+                        class_shift: float, residual_scale: float, smooth_frames: int = 5,
+                        band: np.ndarray | None = None) -> np.ndarray:
     """The corrected log envelope (T, F) of the module docstring.
 
     log_sp_warped: VTLN's warped log envelope (T, F); voiced: (T,) bool; frame_class: (T,) source class of each
     frame (read on voiced frames only); frame_alpha: (T,) the warping factor each frame was warped with;
     source_spectra / target_spectra: (k, F) the source's class spectra and the (paired, level-normalised) target
-    class spectra per source class."""
+    class spectra per source class; band: (F,) per-bin factor of class_shift (band_profile), None for 1."""
     if not (0.0 <= class_shift <= 1.0 and 0.0 <= residual_scale <= 1.0):
         raise ValueError("class_shift and residual_scale must lie in [0, 1]")
     out = np.array(log_sp_warped, dtype=np.float64, copy=True)
@@ -78,7 +93,8 @@ def replace_class_means(log_sp_warped: np.ndarray, voiced: np.ndarray, frame_cla
     R[idx] = warp_log_envelope(source_spectra[c], read)     # row i of the gather is class c[i] warped by its alpha
     R[idx] -= R[idx].mean(axis=1, keepdims=True)
     M = np.zeros((T, F))
-    M[idx] = R[idx] + class_shift * (target_spectra[c] - R[idx])
+    beta = class_shift if band is None else class_shift * np.asarray(band)[None, :]
+    M[idx] = R[idx] + beta * (target_spectra[c] - R[idx])
     R = _voiced_smooth(R, voiced, smooth_frames)
     M = _voiced_smooth(M, voiced, smooth_frames)
     Y = out[idx]

@@ -49,6 +49,7 @@ class VtlnParams:
     pitch_jitter_semitones: float = 0.0
     class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
     residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
+    class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -63,6 +64,9 @@ def build_vtln_params(**overrides) -> VtlnParams:
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
             raise ValueError(f"{name} must be a number in [0, 1], got {v!r}")
+    v = p.class_shift_from_hz
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
+        raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
     return p
 
 
@@ -273,12 +277,13 @@ class VtlnTransformer:
         log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
         p = self.params
         if p.class_shift > 0 or p.residual_scale < 1:
-            from .class_residual import paired_target_spectra, replace_class_means
+            from .class_residual import band_profile, paired_target_spectra, replace_class_means
             ids = [target] if isinstance(target, str) else list(target)
             tspec = paired_target_spectra(len(src.class_spectra), [self.targets.models[t] for t in ids],
                                           [self.alignment(t)["pairs"] for t in ids])
             log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
-                                         p.residual_scale, self.smooth_frames)
+                                         p.residual_scale, self.smooth_frames,
+                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz))
         sp = np.exp(log_sp)
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])

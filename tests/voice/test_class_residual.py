@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.class_residual import paired_target_spectra, replace_class_means
+from pydeid.voice.class_residual import band_profile, paired_target_spectra, replace_class_means
 from pydeid.voice.vtln import VtlnParams, _dct_basis, _normalised_log, build_vtln_params
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
@@ -49,6 +49,22 @@ def test_limits_of_the_formula():
     assert not np.allclose(sm[voiced], out[voiced]) and np.array_equal(sm[~voiced], Y[~voiced])
     with pytest.raises(ValueError):
         replace_class_means(Y, voiced, cls, alpha, S, Tg, 1.5, 1.0)
+
+
+def test_upper_band_only():
+    """class_shift_from_hz: bins below it keep VTLN's envelope exactly, bins from twice it get the full shift."""
+    Y, voiced, cls, S, Tg, dev, level = _toy(F=65)
+    alpha = np.zeros(len(Y))
+    b = band_profile(65, 16000, 2000.0)
+    f = np.linspace(0, 8000, 65)
+    assert np.all(b[f <= 2000] == 0) and np.all(b[f >= 4000] == 1) and np.all(np.diff(b) >= 0)
+    assert np.array_equal(band_profile(65, 16000, 0.0), np.ones(65))
+    full = replace_class_means(Y, voiced, cls, alpha, S, Tg, 1.0, 1.0, smooth_frames=1)
+    hi = replace_class_means(Y, voiced, cls, alpha, S, Tg, 1.0, 1.0, smooth_frames=1, band=b)
+    assert np.allclose(hi[:, f <= 2000], Y[:, f <= 2000]) and np.allclose(hi[:, f >= 4000], full[:, f >= 4000])
+    assert not np.allclose(hi[voiced][:, f >= 4000], Y[voiced][:, f >= 4000])
+    with pytest.raises(ValueError):
+        build_vtln_params(class_shift_from_hz=-1.0)
 
 
 def test_warped_class_reference():
