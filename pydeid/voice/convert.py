@@ -365,7 +365,7 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
             raise FormatError(pool_path, None, "outputs converted in one pass must share their WORLD settings")
         world = targets.world
         wav_dir.mkdir(parents=True, exist_ok=True)
-        trs.append(VtlnTransformer(targets))
+        trs.append(VtlnTransformer(targets, params=build_vtln_params(**plan.get("params", {}))))
     todo: dict[str, dict[str, list[int]]] = {}
     skipped = 0
     for plan, _, pool_path in outputs:

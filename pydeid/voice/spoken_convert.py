@@ -77,10 +77,11 @@ class FilledConverter:
         self._tr = None
         self._spk = None
         if self.method == "vtln":
-            from .vtln import VtlnTargets, VtlnTransformer
+            from .vtln import VtlnTargets, VtlnTransformer, build_vtln_params
             targets = VtlnTargets.load(pool_path)
             self.world = targets.world
-            self._tr = VtlnTransformer(targets)
+            # the plan's options (class-mean replacement...) as the original conversion applied them
+            self._tr = VtlnTransformer(targets, params=build_vtln_params(**plan.get("params", {})))
 
     def _fit(self, spk: str) -> None:
         """The source model of `spk` from its ORIGINAL utterances, with the k-means seed of the plan."""
@@ -108,7 +109,9 @@ class FilledConverter:
             if resume and C.wav_path(wav_dir, u).exists():   # written meanwhile by another job on the same dir
                 continue
             self._fit(self.filled.utt2spk[u])
-            y = self._tr.transform(self.filled.load_audio(u), self.plan["utt"][u]["target"], 16000)
+            e = self.plan["utt"][u]   # its draws as convert_vtln_outputs applies them: averaged targets, offsets
+            y = self._tr.transform(self.filled.load_audio(u), e.get("targets", e["target"]), 16000,
+                                   e.get("warp_shift", 0.0), e.get("pitch_shift", 0.0))
             write_audio(C.wav_path(wav_dir, u), y, 16000)
             n += 1
         return n

@@ -22,6 +22,9 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - warp_jitter / pitch_jitter_semitones: a per-utterance random offset, uniform in [-j, j], added to every frame's
   warping factor and to the target's log-F0 mean (in semitones): the same speaker and target never give twice the
   same warp, so an attacker who converts his own data with his own draws does not reproduce the publisher's.
+- class_shift / residual_scale: after warping, replace (a share of) each voiced frame's class mean spectrum by the
+  paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.class_residual):
+  what warping leaves of the source's own spectral shape within each class.
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ class VtlnParams:
     n_average: int = 1
     warp_jitter: float = 0.0
     pitch_jitter_semitones: float = 0.0
+    class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
+    residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
+    class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -54,6 +60,13 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError(f"warp_jitter must lie in [0, 0.2], got {p.warp_jitter}")
     if not 0.0 <= float(p.pitch_jitter_semitones) <= 12.0:
         raise ValueError(f"pitch_jitter_semitones must lie in [0, 12], got {p.pitch_jitter_semitones}")
+    for name in ("class_shift", "residual_scale"):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
+            raise ValueError(f"{name} must be a number in [0, 1], got {v!r}")
+    v = p.class_shift_from_hz
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
+        raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
     return p
 
 
@@ -193,8 +206,12 @@ def build_vtln(target_utterances: dict[str, list[np.ndarray]], sr: int = 16000, 
 
 
 class VtlnTransformer:
-    def __init__(self, targets: VtlnTargets, grid: np.ndarray | None = None, smooth_frames: int = 5):
+    def __init__(self, targets: VtlnTargets, grid: np.ndarray | None = None, smooth_frames: int = 5,
+                 params: VtlnParams | None = None):
+        """`params`: the plan's options; only class_shift / residual_scale act here (the draws of the others come
+        with each transform call)."""
         self.targets = targets
+        self.params = params or VtlnParams()
         self.world = targets.world
         self.grid = np.round(np.arange(-0.25, 0.2501, 0.01), 4) if grid is None else np.asarray(grid)
         self.smooth_frames = smooth_frames
@@ -245,10 +262,11 @@ class VtlnTransformer:
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
+        cls = np.zeros(len(feats.f0), dtype=int)
         if v.any():
             C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])
-            cls = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
-            frame_alpha[v] = al["alphas"][cls]
+            cls[v] = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+            frame_alpha[v] = al["alphas"][cls[v]]
         if self.smooth_frames > 1 and len(frame_alpha) >= self.smooth_frames:
             kern = np.ones(self.smooth_frames) / self.smooth_frames
             frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
@@ -256,7 +274,17 @@ class VtlnTransformer:
             frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
-        sp = np.exp(warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read))
+        log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
+        p = self.params
+        if p.class_shift > 0 or p.residual_scale < 1:
+            from .class_residual import band_profile, paired_target_spectra, replace_class_means
+            ids = [target] if isinstance(target, str) else list(target)
+            tspec = paired_target_spectra(len(src.class_spectra), [self.targets.models[t] for t in ids],
+                                          [self.alignment(t)["pairs"] for t in ids])
+            log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
+                                         p.residual_scale, self.smooth_frames,
+                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz))
+        sp = np.exp(log_sp)
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
         f0 = convert_log_f0(feats.f0, src.log_f0, target_f0)
