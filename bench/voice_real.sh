@@ -3,29 +3,38 @@
 #
 # speechocean762 (../shared/data/speechocean762_adults; 30 train + 30 test speakers): drives
 # egs/speechocean762/s5/run.sh (stages 0-3 and 5-6 with --lms general: the masking and training-transcript LM
-# decodings of the recipe's own report are skipped) in a work directory, so that every method of --voice-configs gets
-# the four attacker scenarios (ignorant, lazy-informed, informed, parameter-shifted: x-vector attackers trained on
-# the train speakers, PLDA and cosine, EER with speaker-bootstrap 95 % intervals), rho_F0, and pocketsphinx WER
-# with the wheel's general LM, original vs converted. Then, on the same files:
+# decodings of the recipe's own report are skipped) in a work directory, so that every method of --voice-configs (the
+# recipe's five and the issue-19 candidates) gets every attacker scenario (ignorant, lazy-informed, informed,
+# parameter-shifted, informed-same-draws: x-vector attackers trained on the train speakers, PLDA and cosine, EER with
+# speaker-bootstrap 95 % intervals), rho_F0, and pocketsphinx WER with the wheel's general LM, original vs
+# converted. Then, on the same files:
 #   - the COMPRISE voice transformation tool's VoiceMask (bench/comprise/convert_with_comprise.py, run from its
-#     own checkout; ~15 s per utterance, so only the WER subset of the trials, 2 per test speaker): ignorant EER on
-#     the trials of those utterances (pydeid's methods are rescored on the same trial subset from their full
-#     score files), general-LM WER, rho_F0; with --comprise-informed true also the informed attacker (the tool
-#     converts the enrollment and attacker training data with its own draws: ~270 more utterances)
+#     own checkout): the WER subset of the trials (60 utterances, 2 per test speaker), and with --comprise-informed
+#     true (default) the attackers' enrolment (150) and training (data/train_xvc, 120) utterances converted by the
+#     tool with its own draws; its ignorant, lazy-informed and informed attackers trained as pydeid's; EER on the
+#     trials of those 60 utterances (60 target + 856 non-target; pydeid's methods rescored on the same trials from
+#     their full score files, the differences paired), general-LM WER, rho_F0. Cost on this machine: ~0.7 CPU-s per
+#     utterance, plus ~345 CPU-s for the F0 analysis of its target pool (600 utterances), done once
+#     (exp/comprise/pool_train_xv.json)
+#   - vctk_subset (13 speakers, too few for an EER; --vctk-per-spk 2: 17 utterances): general-LM WER and rho_F0
 #   - RTF per method on one core (taskset -c 0), process CPU time / audio seconds (bench/voice_real_rtf.py)
-#   - vctk_subset (13 speakers, too few for an EER): general-LM WER and rho_F0 per method
-# Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py).
+# Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py), with the command lines and
+# per-stage CPU seconds of every invocation (<work>/invocations.log).
 #
-#   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 2]
+#   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 1]
 #       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"|""] [--same-draws true]
-#       [--reuse-run DIR --reuse-configs "<run.sh --voice-configs>"] [--comprise-tool DIR]
-#       [--comprise-informed false] [--comprise true]
-#       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--rtf-utts 12]
+#       [--reuse-run DIR [--reuse-configs auto|"<subset of --voice-configs>"]] [--comprise-tool DIR]
+#       [--comprise-informed true] [--comprise true]
+#       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--vctk-per-spk 2] [--rtf-utts 12]
 #
-# --reuse-run: a finished egs/speechocean762/s5 run of the same data, seed and attacker settings (the same trials
-# and training lists are checked): its original-speech attacker (exp/xvector_original, exp/attack/original), the
-# original decode and, for the --reuse-configs methods, their attack scores and decodes are copied into the work
-# directory instead of being recomputed; those methods join the report (not run.sh's --voice-configs).
+# The settings that fit one session on the shared 2-core machine (about 45 CPU-minutes; the report says what ran):
+#   bench/voice_real.sh --reuse-run /work/so_run
+# --reuse-run: a finished egs/speechocean762/s5 run of the same data, seed and attacker settings (read only; the same
+# trials and training lists are checked): its original-speech attacker (exp/xvector_original, exp/attack/original),
+# the original decode and, for the --reuse-configs methods (auto: every --voice-configs entry whose attacks of every
+# scenario and general-LM decode it holds; the recipe's default run holds its five methods), their attack scores and
+# decodes are copied into the work directory instead of being recomputed. Without it, everything is computed here
+# (the recipe's five methods took 2,124 CPU-s in stages 3, 5 and 6 of the lead's run, its exp/stage_times.tsv).
 #
 # Stages: 0 recipe stages 0-6 | 1 COMPRISE tool conversions | 2 its attacks and decodings | 3 vctk_subset |
 #         4 RTF | 5 report. Every stage skips what is already there (rerun to resume).
