@@ -9,11 +9,10 @@
 # speaker-bootstrap 95 % intervals), rho_F0, and pocketsphinx WER with the wheel's general LM, original vs
 # converted. Then, on the same files:
 #   - the COMPRISE voice transformation tool's VoiceMask (bench/comprise/convert_with_comprise.py, run from its
-#     own checkout): the WER subset of the trials (60 utterances, 2 per test speaker), and with --comprise-informed
-#     true (default) the attackers' enrolment (150) and training (data/train_xvc, 120) utterances converted by the
-#     tool with its own draws; its ignorant, lazy-informed and informed attackers trained as pydeid's; EER on the
-#     trials of those 60 utterances (60 target + 856 non-target; pydeid's methods rescored on the same trials from
-#     their full score files, the differences paired), general-LM WER, rho_F0. Cost on this machine: ~0.7 CPU-s per
+#     own checkout): the published trial set (150 utterances; the utility subset is a part of it), and with
+#     --comprise-informed true (default) the attackers' enrolment (150) and training (data/train_xvc, 120) utterances
+#     converted by the tool with its own draws; its ignorant, lazy-informed and informed attackers trained as
+#     pydeid's, on the same trials (the differences paired), general-LM WER, rho_F0. Cost on this machine: ~0.7 CPU-s per
 #     utterance, plus ~345 CPU-s for the F0 analysis of its target pool (600 utterances), done once
 #     (exp/comprise/pool_train_xv.json)
 #   - vctk_subset (13 speakers, too few for an EER; --vctk-per-spk 2: 17 utterances): general-LM WER and rho_F0
@@ -175,12 +174,15 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
 fi
 
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ] && [ "$comprise" = true ]; then
-  log "stage 1: the COMPRISE tool's VoiceMask on the WER subset${comprise_informed:+ (informed: $comprise_informed)}"
+  log "stage 1: the COMPRISE tool's VoiceMask on the published trial set${comprise_informed:+ (informed: $comprise_informed)}"
   [ -d "$comprise_tool/voice_transformation" ] || {
     echo "$0: no COMPRISE tool checkout at $comprise_tool (--comprise-tool <checkout>/vtln_based_transformers)" >&2
     exit 1; }
   mkdir -p exp/comprise
-  comprise_convert data/test_wer data/test_wer_comprise "$seed"
+  comprise_convert data/test_trial data/test_trial_comprise "$seed"
+  # the utility subset: the same converted files (as run.sh takes data/test_wer_<v> from data/test_trial_<v>)
+  [ -s data/test_wer_comprise/wav.scp ] ||
+    utils/subset_data_dir.sh --utt-list data/test_wer/wav.scp data/test_trial_comprise data/test_wer_comprise >/dev/null
   if [ "$comprise_informed" = true ]; then
     comprise_convert data/test_enroll data/test_enroll_comprise_a $((seed + 1))
     comprise_convert data/train_xvc data/train_xv_comprise_a $((seed + 1))
@@ -190,17 +192,15 @@ fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ] && [ "$comprise" = true ]; then
   log "stage 2: attacks and general-LM decoding of the COMPRISE tool's output"
-  # the trials of the WER subset (2 trial utterances per test speaker): the files both tools converted
-  awk 'NR==FNR{keep[$1]=1; next} ($2 in keep)' data/test_wer/utt2spk data/test_trial/trials >data/test_wer/trials.all
-  cp data/test_wer/trials.all data/test_wer_comprise/trials
+  cp data/test_trial/trials data/test_trial_comprise/trials
   # the settings of run.sh's attackers of pydeid's methods (seed+1, conf/xvector/mini.yaml, 8 epochs), so that
   # the tool's rows and pydeid's are paired on the same trials with attackers trained alike
   common=(--seed $((seed + 1)) --xvector-config conf/xvector/mini.yaml --epochs 8 --nj 1 --num-threads 1
-          --method comprise-voicemask --orig-trial data/test_wer --pitch-cache exp/attack/pitch_comprise.json)
+          --method comprise-voicemask --orig-trial data/test_trial --pitch-cache exp/attack/pitch_comprise.json)
   tool_attack() {  # tool_attack <scenario> <train> <enroll> [attack.sh options]
     local sc=$1 tr=$2 en=$3; shift 3
     [ -f "exp/attack/${sc}_comprise/scores/metrics.json" ] ||
-      nice -n 5 steps/attack.sh "${common[@]}" --scenario "$sc" "$@" "$tr" "$en" data/test_wer_comprise \
+      nice -n 5 steps/attack.sh "${common[@]}" --scenario "$sc" "$@" "$tr" "$en" data/test_trial_comprise \
         "exp/attack/${sc}_comprise" >"exp/attack/${sc}_comprise.log" 2>&1 ||
       { echo "$0: attack ${sc}_comprise failed, see exp/attack/${sc}_comprise.log" >&2; exit 1; }
   }

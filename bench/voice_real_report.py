@@ -176,8 +176,7 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
         for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCEN] + \
                 [f"{sc}_comprise" for sc in TOOL_SCEN]:
             f = exp / "attack" / name / "scores" / f"scores_{b}"
-            if not name.endswith("_comprise"):
-                rep["eer"][b][name] = eer(f, trials, trial_spk, n_boot, seed)
+            rep["eer"][b][name] = eer(f, trials, trial_spk, n_boot, seed)
             rep["eer_subset"][b][name] = eer(f, sub, trial_spk, n_boot, seed)
     for v in vs + ["comprise"]:
         rep["rho_f0"][v] = rho(exp, f"ignorant_{v}")
@@ -185,14 +184,20 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
     rep["wer_vs_original"] = {v: paired_wer_diff(exp / "ps" / "decode_general_test_wer",
                                                  exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk, n_boot, seed)
                               for v in vs + ["comprise"]}
-    # every pydeid method minus the COMPRISE tool, paired on the WER subset's trials (the files both converted)
+    # every pydeid method minus the COMPRISE tool, paired on the trials of the files both converted: the whole
+    # trial set (bench/voice_real.sh since session 7) or the utility subset's trials (the tool's earlier runs)
+    full = read_scores(exp / "attack" / "ignorant_comprise" / "scores" / "scores_plda", trials) is not None
+    tool_trials = trials if full else sub
+    rep["tool_trials"] = {"set": "all" if full else "utility subset", "target": sum(tool_trials.values()),
+                          "nontarget": len(tool_trials) - sum(tool_trials.values()),
+                          "trial_speakers": len({trial_spk[k[1]] for k in tool_trials})}
     rep["tool_paired"] = {b: {} for b in BACKENDS}
     for b in BACKENDS:
         for v in vs:
             for sc in TOOL_SCEN:
                 rep["tool_paired"][b][f"{sc}_{v}"] = paired_eer_diff(
                     exp / "attack" / f"{sc}_comprise" / "scores" / f"scores_{b}",
-                    exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{b}", sub, trial_spk, n_boot, seed)
+                    exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{b}", tool_trials, trial_spk, n_boot, seed)
     if baseline:   # paired differences of every method against the baseline (same attackers, trials, utterances)
         rep["paired"] = {"baseline": baseline, "eer": {}, "wer": {}}
         for v in vs:
@@ -283,6 +288,10 @@ def render(rep: dict, vs: list[str]) -> str:
             if all(x is None for x in e):
                 continue
             rows.append([label(v), sc, *[fmt(x, "eer_pct") for x in e]])
+    for sc in TOOL_SCEN:   # the COMPRISE tool, when it converted the whole trial set
+        e = [rep["eer"][b].get(f"{sc}_comprise") for b in BACKENDS]
+        if any(x is not None for x in e):
+            rows.append([label("comprise"), sc, *[fmt(x, "eer_pct") for x in e]])
     out.append("### speechocean762: privacy, one line per method x attacker scenario\n\n" + markdown_table(
         ["method", "scenario", "EER PLDA", "EER cosine"], rows) +
         f"\nEER (%) pooled over {c['trials_target']} target + {c['trials_nontarget']} same-gender non-target trials "
@@ -293,9 +302,11 @@ def render(rep: dict, vs: list[str]) -> str:
         f"values), informed-same-draws (extra row: the publisher's own draws). A method without a scenario's line "
         f"was not attacked so.\n")
     tp = rep.get("tool_paired") or {}
+    tt = rep.get("tool_trials") or {"set": "utility subset", "target": c["subset_target"],
+                                     "nontarget": c["subset_nontarget"], "trial_speakers": c["wer_speakers"]}
     rows = []
     for sc in TOOL_SCEN:
-        e = rep["eer_subset"]
+        e = rep["eer"] if tt["set"] == "all" else rep["eer_subset"]
         rows.append([label("comprise"), sc, fmt(e["plda"].get(f"{sc}_comprise"), "eer_pct"), "",
                      fmt(e["cosine"].get(f"{sc}_comprise"), "eer_pct"), ""])
         for v in vs:
@@ -305,13 +316,17 @@ def render(rep: dict, vs: list[str]) -> str:
                                                                         dfmt(tp.get(b, {}).get(f"{sc}_{v}")))])
     wt = rep["wer"].get("test_wer_comprise")
     ct = rep.get("comprise_timing", {})
-    tool_rtf = ct.get("test_wer_comprise", {}).get("rtf_cpu")
-    out.append("### Same files: pydeid and the COMPRISE tool on the WER subset's trials\n\n" + markdown_table(
+    # RTF: bench/voice_real_rtf.py's one-core run, else the CPU time of the trial-set conversion itself
+    tool_rtf = rep["rtf"].get("methods", {}).get("comprise", {}).get("rtf_cpu") or \
+        ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
+    out.append("### Same files: pydeid and the COMPRISE tool, same trials\n\n" + markdown_table(
         ["method", "scenario", "EER PLDA", "minus the tool, PLDA (paired)", "EER cosine",
          "minus the tool, cosine (paired)"], rows) +
-        f"\nEER (%) pooled over the trials whose trial utterance is in the utility subset ({c['subset_target']} target + "
-        f"{c['subset_nontarget']} non-target trials, {c['wer_speakers']} trial speakers; pydeid's methods rescored "
-        f"from their full score files, same attacker models), [95 % speaker-bootstrap interval]. Paired: EER of the "
+        ("\nEER (%) pooled over every trial (the tool converted the whole published trial set: "
+         if tt["set"] == "all" else "\nEER (%) pooled over the trials whose trial utterance is in the utility subset (") +
+        f"{tt['target']} target + {tt['nontarget']} non-target trials, {tt['trial_speakers']} trial speakers"
+        f"{'' if tt['set'] == 'all' else '; pydeid' + chr(39) + 's methods rescored from their full score files'}), "
+        f"[95 % speaker-bootstrap interval]. Paired: EER of the "
         f"pydeid method minus the tool's on the same trials, [paired 95 % speaker-bootstrap interval, "
         f"{c['bootstrap']} resamples: every resample draws the same speakers for both]; positive: pydeid more "
         f"private. The tool's attackers are trained as pydeid's (seed+1, conf/xvector/mini.yaml, 8 epochs; informed: "
