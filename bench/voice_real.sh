@@ -15,7 +15,7 @@
 #     pydeid's, on the same trials (the differences paired), general-LM WER, rho_F0. Cost on this machine: ~0.7 CPU-s per
 #     utterance, plus ~345 CPU-s for the F0 analysis of its target pool (600 utterances), done once
 #     (exp/comprise/pool_train_xv.json)
-#   - vctk_subset (13 speakers, too few for an EER; --vctk-per-spk 2: 17 utterances): general-LM WER and rho_F0
+#   - vctk_subset (13 speakers, too few for an EER; --vctk-per-spk 1: 13 utterances): general-LM WER and rho_F0
 #   - RTF per method on one core (taskset -c 0), process CPU time / audio seconds (bench/voice_real_rtf.py)
 # Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py), with the command lines and
 # per-stage CPU seconds of every invocation (<work>/invocations.log).
@@ -24,7 +24,7 @@
 #       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"|""] [--same-draws true]
 #       [--reuse-run DIR [--reuse-configs auto|"<subset of --voice-configs>"]] [--comprise-tool DIR]
 #       [--comprise-informed true] [--comprise true]
-#       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--vctk-per-spk 2] [--rtf-utts 12]
+#       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--vctk-per-spk 1] [--rtf-utts 12]
 #
 # The settings that fit one session on the shared 2-core machine (about 45 CPU-minutes; the report says what ran):
 #   bench/voice_real.sh --reuse-run /work/so_run
@@ -57,8 +57,10 @@ same_draws=true          # run.sh --same-draws: the extra informed-same-draws at
 reuse_run=
 reuse_configs=auto       # with --reuse-run: the --voice-configs entries whose attacks and decode it holds
 vctk=true
-vctk_configs=        # methods converted on vctk_subset (default: --reuse-configs and --voice-configs)
-vctk_per_spk=2       # vctk_subset utterances per speaker (0: all 77, ~570 s of audio: ~290 CPU-s of decoding per method)
+vctk_configs="vtln:3 vtln:3_avg vtln:3_jitter vtln:3_any mcadams:mild+vtln3_jitter voicemask:- mcadams:- vtln:1 vtln:2"
+                     # methods converted on vctk_subset, in this order ("": --voice-configs)
+vctk_per_spk=1       # vctk_subset utterances per speaker (13 speakers, 96 s of audio: ~60 CPU-s of decoding per
+                     # method; 0: all 77, 572 s, ~340 CPU-s per method)
 rtf_utts=12
 seed=0
 out=$root/bench/results/voice_real

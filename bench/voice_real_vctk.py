@@ -97,6 +97,7 @@ def main() -> None:
         res[v] = {"wer": wer(out, work / "dec" / v, d.utt2spk), "rho_f0": r["pitch_correlation"],
                   "rho_utterances": r["utterances"]}
         print(f"vctk {v}: WER {res[v]['wer']['wer_pct']:.1f} rho_F0 {res[v]['rho_f0']:.3f}", flush=True)
+        (work / "vctk.json").write_text(json.dumps(res, indent=1) + "\n")   # after every method: a cut run keeps them
     (work / "vctk.json").write_text(json.dumps(res, indent=1) + "\n")
     print(f"wrote {work / 'vctk.json'}")
 
