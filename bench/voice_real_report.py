@@ -272,6 +272,15 @@ def render(rep: dict, vs: list[str]) -> str:
         rows.append([label(v), fmt(w, "wer_pct"), (w or {}).get("utterances", "n/a"), (w or {}).get("words", "n/a"),
                      rel(w, w0), relfmt(wr, w0), "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
                      "n/a" if r is None else f"{r:.3f}"])
+    wt = rep["wer"].get("test_wer_comprise")
+    if wt:   # the COMPRISE tool: the same utterances, converted within its whole-trial-set run
+        ct = rep.get("comprise_timing", {})
+        r = rep["rtf"].get("methods", {}).get("comprise", {}).get("rtf_cpu") or \
+            ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
+        rows.append([label("comprise"), fmt(wt, "wer_pct"), wt.get("utterances", "n/a"), wt.get("words", "n/a"),
+                     rel(wt, w0), relfmt(rep["wer_vs_original"].get("comprise"), w0),
+                     "n/a" if rep["rho_f0"].get("comprise") is None else f"{rep['rho_f0']['comprise']:.3f}",
+                     "n/a" if r is None else f"{r:.3f}"])
     out.append("### speechocean762: utility and cost per method\n\n" + markdown_table(
         ["method", "WER general LM", "utts", "words", "rel. WER increase", "rel. increase, paired [95 %]", "rho_F0",
          "RTF (1 core)"], rows) +
