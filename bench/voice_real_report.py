@@ -191,6 +191,9 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
     rep["tool_trials"] = {"set": "all" if full else "utility subset", "target": sum(tool_trials.values()),
                           "nontarget": len(tool_trials) - sum(tool_trials.values()),
                           "trial_speakers": len({trial_spk[k[1]] for k in tool_trials})}
+    rep["tool_wer_paired"] = {v: paired_wer_diff(exp / "ps" / "decode_general_test_wer_comprise",
+                                                 exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk, n_boot, seed)
+                              for v in vs}
     rep["tool_paired"] = {b: {} for b in BACKENDS}
     for b in BACKENDS:
         for v in vs:
@@ -344,7 +347,9 @@ def render(rep: dict, vs: list[str]) -> str:
         f"{' (' + rel(wt, w0) + ')' if wt else ''}, rho_F0 "
         f"{'n/a' if rep['rho_f0'].get('comprise') is None else format(rep['rho_f0']['comprise'], '.3f')}, RTF "
         f"{'n/a' if tool_rtf is None else format(tool_rtf, '.3f')} (fit + transform, CPU, its pool's F0 analysis "
-        f"excluded).\n\n" + noise_sentence(
+        f"excluded). WER of each pydeid method minus the tool's, same utterances, paired: " +
+        "; ".join(f"{label(v)} {dfmt(r)}" for v, r in (rep.get("tool_wer_paired") or {}).items() if r) +
+        ".\n\n" + noise_sentence(
             {f"{label(k.split('_', 1)[1])} {k.split('_', 1)[0]} {b}": r for b in BACKENDS
              for k, r in tp.get(b, {}).items()}, "against the tool") + "\n")
     half = rep.get("wer_half") or {}
