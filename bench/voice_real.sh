@@ -158,6 +158,8 @@ for vc in $voice_configs; do
   [[ " $run_configs " == *" $vc "* ]] || run_configs+=" $vc"
 done
 log "methods run here:${run_configs:- none}${reuse_run:+; reused from $reuse_run:${reuse_configs:- none}}"
+echo "  methods run here:${run_configs:- none}${reuse_run:+; copied from $reuse_run (read only):${reuse_configs:- none}}" \
+  >>invocations.log
 run_shifted=$shifted_configs
 if [ "$shifted_configs" != all ]; then
   run_shifted=$(for vc in $shifted_configs; do [[ " $run_configs " == *" $vc "* ]] && echo "$vc"; done; true)
