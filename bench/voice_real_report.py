@@ -414,6 +414,10 @@ def main() -> None:
     if rep["invocations"]:
         head += "How it was produced (bench/voice_real.sh's log of its invocations and the CPU seconds, user+sys, " \
                 "of each stage's processes):\n\n" + "\n".join(f"    {x}" for x in rep["invocations"]) + "\n\n"
+    head += ("Reading: every EER line of a table is measured on the same trials and every WER on the same utterances, so "
+             "methods are compared by the paired differences (each speaker-bootstrap resample draws the same speakers "
+             "for both); the sentence under each paired table names the differences whose 95 % interval excludes 0, "
+             "every other difference is within the noise of this benchmark (30 test speakers).\n\n")
     Path(f"{a.out}.md").write_text("# Real-voice benchmark (bench/voice_real.sh)\n\n" + head + render(rep, vs))
     print(f"wrote {a.out}.md, {a.out}.json")
 
