@@ -27,6 +27,8 @@ LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask p
          "mcadamsrange": "McAdams alpha ~ U(0.7, 0.9) per utt.", "mcadamsvtln3": "VTLN S3 then McAdams 0.8",
          "comprise": "COMPRISE tool VoiceMask"}
 BACKENDS = ("plda", "cosine")
+SCEN = (*SCENARIOS, "informed-same-draws")   # run.sh --same-draws true: the extra row
+TOOL_SCEN = ("ignorant", "lazy-informed", "informed")   # the COMPRISE tool's attackers (stage 2)
 # conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
 VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
            "any": "any-gender targets",
@@ -171,26 +173,43 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
             "converted": wer_with_ci([per[u][0] for u in us], [per[u][1] for u in us], spk, n_boot=n_boot, seed=seed),
             "original": wer_with_ci([o[u][0] for u in us], [o[u][1] for u in us], spk, n_boot=n_boot, seed=seed)}
     for b in BACKENDS:
-        for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCENARIOS] + \
-                ["ignorant_comprise", "informed_comprise"]:
+        for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in SCEN] + \
+                [f"{sc}_comprise" for sc in TOOL_SCEN]:
             f = exp / "attack" / name / "scores" / f"scores_{b}"
-            if not name.endswith("_comprise"):
-                rep["eer"][b][name] = eer(f, trials, trial_spk, n_boot, seed)
+            rep["eer"][b][name] = eer(f, trials, trial_spk, n_boot, seed)
             rep["eer_subset"][b][name] = eer(f, sub, trial_spk, n_boot, seed)
     for v in vs + ["comprise"]:
         rep["rho_f0"][v] = rho(exp, f"ignorant_{v}")
+    # the WER increase of every method over the original's decode of the same utterances, paired
+    rep["wer_vs_original"] = {v: paired_wer_diff(exp / "ps" / "decode_general_test_wer",
+                                                 exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk, n_boot, seed)
+                              for v in vs + ["comprise"]}
+    # every pydeid method minus the COMPRISE tool, paired on the trials of the files both converted: the whole
+    # trial set (bench/voice_real.sh since session 7) or the utility subset's trials (the tool's earlier runs)
+    full = read_scores(exp / "attack" / "ignorant_comprise" / "scores" / "scores_plda", trials) is not None
+    tool_trials = trials if full else sub
+    rep["tool_trials"] = {"set": "all" if full else "utility subset", "target": sum(tool_trials.values()),
+                          "nontarget": len(tool_trials) - sum(tool_trials.values()),
+                          "trial_speakers": len({trial_spk[k[1]] for k in tool_trials})}
+    rep["tool_wer_paired"] = {v: paired_wer_diff(exp / "ps" / "decode_general_test_wer_comprise",
+                                                 exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk, n_boot, seed)
+                              for v in vs}
+    rep["tool_paired"] = {b: {} for b in BACKENDS}
+    for b in BACKENDS:
+        for v in vs:
+            for sc in TOOL_SCEN:
+                rep["tool_paired"][b][f"{sc}_{v}"] = paired_eer_diff(
+                    exp / "attack" / f"{sc}_comprise" / "scores" / f"scores_{b}",
+                    exp / "attack" / f"{sc}_{v}" / "scores" / f"scores_{b}", tool_trials, trial_spk, n_boot, seed)
     if baseline:   # paired differences of every method against the baseline (same attackers, trials, utterances)
         rep["paired"] = {"baseline": baseline, "eer": {}, "wer": {}}
         for v in vs:
             if v == baseline:
                 continue
-            for sc in ("ignorant", "informed"):
+            for sc in SCEN:
                 rep["paired"]["eer"][f"{sc}_{v}"] = paired_eer_diff(
                     exp / "attack" / f"{sc}_{baseline}" / "scores" / "scores_plda",
                     exp / "attack" / f"{sc}_{v}" / "scores" / "scores_plda", trials, trial_spk, n_boot, seed)
-            rep["paired"].setdefault("wer_vs_original", {})[v] = paired_wer_diff(
-                exp / "ps" / "decode_general_test_wer", exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk,
-                n_boot, seed)
             rep["paired"]["wer"][v] = paired_wer_diff(exp / "ps" / f"decode_general_test_wer_{baseline}",
                                                       exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk,
                                                       n_boot, seed)
@@ -208,56 +227,131 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
     return rep
 
 
+def relfmt(r: dict | None, w0: dict | None) -> str:
+    """A paired WER difference in points as a relative increase over the original's WER."""
+    if not r or not r.get("ci") or not w0:
+        return "n/a"
+    return f"{100 * r['diff'] / w0['wer_pct']:+.0f} % [{100 * r['ci'][0] / w0['wer_pct']:+.0f}, " \
+           f"{100 * r['ci'][1] / w0['wer_pct']:+.0f}]"
+
+
 def rel(w: dict | None, w0: dict | None) -> str:
     if not w or not w0 or w.get("wer_pct") is None:
         return "n/a"
     return f"{100 * (w['wer_pct'] - w0['wer_pct']) / w0['wer_pct']:+.1f} %"
 
 
+def dfmt(r: dict | None) -> str:
+    return "n/a" if not r or not r.get("ci") else f"{r['diff']:+.1f} [{r['ci'][0]:+.1f}, {r['ci'][1]:+.1f}]"
+
+
+def beyond_noise(r: dict | None) -> bool:
+    return bool(r and r.get("ci") and (r["ci"][0] > 0 or r["ci"][1] < 0))
+
+
+def noise_sentence(diffs: dict, what: str) -> str:
+    """Which paired differences exclude 0 (beyond the noise); every other one holds 0."""
+    out = [f"{k} {dfmt(r)}" for k, r in diffs.items() if beyond_noise(r)]
+    n = sum(1 for r in diffs.values() if r and r.get("ci"))
+    if not n:
+        return f"No paired difference {what} was measured."
+    if not out:
+        return f"All {n} paired differences {what} hold 0 in their 95 % interval: within the noise of this benchmark."
+    return (f"Beyond the noise (95 % interval excludes 0), {len(out)} of {n} paired differences {what}: " +
+            "; ".join(out) + f". The other {n - len(out)} hold 0: within the noise.")
+
+
 def render(rep: dict, vs: list[str]) -> str:
     c = rep["counts"]
     w0 = rep["wer"].get("test_wer")
     out = []
-    for b in BACKENDS:
-        rows = [["original (no conversion)", fmt(w0, "wer_pct"), "", *[fmt(rep["eer"][b]["original"], "eer_pct")] * 4,
-                 "1", ""]]
-        for v in vs:
-            r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
-            rows.append([label(v), fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
-                         rel(rep["wer"].get(f"test_wer_{v}"), w0)] +
-                        [fmt(rep["eer"][b].get(f"{sc}_{v}"), "eer_pct") for sc in SCENARIOS] +
-                        ["n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
-                         "n/a" if r is None else f"{r:.3f}"])
-        out.append(f"### speechocean762: every method x scenario ({b} back-end)\n\n" + markdown_table(
-            ["method", "WER general LM", "rel. WER increase", *[f"EER {sc}" for sc in SCENARIOS], "rho_F0",
-             "RTF (1 core)"], rows) +
-            f"\nEER (%) pooled, {c['trials_target']} target + {c['trials_nontarget']} same-gender non-target trials of "
-            f"{c['enroll_speakers']} enrolled test speakers, [95 % speaker-bootstrap interval, {c['bootstrap']} "
-            f"resamples]. WER (%): pocketsphinx en-us with the wheel's general LM on {c['wer_utterances']} trial "
-            f"utterances of {c['wer_speakers']} speakers, [95 % speaker bootstrap]. RTF: process CPU seconds per "
-            f"audio second on one core (taskset -c 0).\n")
-    for b in BACKENDS:
-        rows = []
-        for v in ["original"] + vs + ["comprise"]:
-            e = rep["eer_subset"][b]
-            if v == "original":
-                rows.append(["original (no conversion)", fmt(e["original"], "eer_pct"), fmt(e["original"], "eer_pct"),
-                             fmt(w0, "wer_pct"), "1", ""])
+    rows = [["original (no conversion)", fmt(w0, "wer_pct"), (w0 or {}).get("utterances", "n/a"),
+             (w0 or {}).get("words", "n/a"), "", "", "1", ""]]
+    pr = rep.get("paired") or {}
+    for v in vs:
+        w = rep["wer"].get(f"test_wer_{v}")
+        r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
+        wr = rep["wer_vs_original"].get(v)
+        rows.append([label(v), fmt(w, "wer_pct"), (w or {}).get("utterances", "n/a"), (w or {}).get("words", "n/a"),
+                     rel(w, w0), relfmt(wr, w0), "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
+                     "n/a" if r is None else f"{r:.3f}"])
+    wt = rep["wer"].get("test_wer_comprise")
+    if wt:   # the COMPRISE tool: the same utterances, converted within its whole-trial-set run
+        ct = rep.get("comprise_timing", {})
+        r = rep["rtf"].get("methods", {}).get("comprise", {}).get("rtf_cpu") or \
+            ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
+        rows.append([label("comprise"), fmt(wt, "wer_pct"), wt.get("utterances", "n/a"), wt.get("words", "n/a"),
+                     rel(wt, w0), relfmt(rep["wer_vs_original"].get("comprise"), w0),
+                     "n/a" if rep["rho_f0"].get("comprise") is None else f"{rep['rho_f0']['comprise']:.3f}",
+                     "n/a" if r is None else f"{r:.3f}"])
+    out.append("### speechocean762: utility and cost per method\n\n" + markdown_table(
+        ["method", "WER general LM", "utts", "words", "rel. WER increase", "rel. increase, paired [95 %]", "rho_F0",
+         "RTF (1 core)"], rows) +
+        f"\nWER (%): pocketsphinx en-us with the wheel's general LM on the utility subset ({c['wer_utterances']} trial "
+        f"utterances of {c['wer_speakers']} speakers), [95 % speaker-bootstrap interval, {c['bootstrap']} resamples]; "
+        f"the paired column resamples the same speakers for original and converted (the issue's limit: +15 %). "
+        f"rho_F0: correlation of the F0 contours original vs converted on the trial utterances. RTF: process CPU "
+        f"seconds per audio second on one core (taskset -c 0).\n")
+    rows = [["original (no conversion)", "-", fmt(rep["eer"]["plda"]["original"], "eer_pct"),
+             fmt(rep["eer"]["cosine"]["original"], "eer_pct")]]
+    for v in vs:
+        for sc in SCEN:
+            e = [rep["eer"][b].get(f"{sc}_{v}") for b in BACKENDS]
+            if all(x is None for x in e):
                 continue
-            r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
-            if v == "comprise":
-                r = rep.get("comprise_timing", {}).get("test_wer_comprise", {}).get("rtf_cpu", r)
-            rows.append([label(v), fmt(e.get(f"ignorant_{v}"), "eer_pct"), fmt(e.get(f"informed_{v}"), "eer_pct"),
-                         fmt(rep["wer"].get(f"test_wer_{v}"), "wer_pct"),
-                         "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
-                         "n/a" if r is None else f"{r:.3f}"])
-        out.append(f"### Same files: pydeid and the COMPRISE tool on the WER subset's trials ({b} back-end)\n\n" +
-                   markdown_table(["method", "EER ignorant", "EER informed", "WER general LM", "rho_F0",
-                                   "RTF (1 core)"], rows) +
-                   f"\nEER (%) pooled over the trials whose trial utterance is in the WER subset "
-                   f"({c['subset_target']} target + {c['subset_nontarget']} non-target trials; pydeid's methods "
-                   f"rescored from their full score files, same attacker models). n/a: not run (the tool converts "
-                   f"~15 s per utterance on this machine).\n")
+            rows.append([label(v), sc, *[fmt(x, "eer_pct") for x in e]])
+    for sc in TOOL_SCEN:   # the COMPRISE tool, when it converted the whole trial set
+        e = [rep["eer"][b].get(f"{sc}_comprise") for b in BACKENDS]
+        if any(x is not None for x in e):
+            rows.append([label("comprise"), sc, *[fmt(x, "eer_pct") for x in e]])
+    out.append("### speechocean762: privacy, one line per method x attacker scenario\n\n" + markdown_table(
+        ["method", "scenario", "EER PLDA", "EER cosine"], rows) +
+        f"\nEER (%) pooled over {c['trials_target']} target + {c['trials_nontarget']} same-gender non-target trials "
+        f"of {c['enroll_speakers']} enrolled test speakers (every line the same trials), [95 % speaker-bootstrap "
+        f"interval, {c['bootstrap']} resamples]; higher is more private. Scenarios (steps/attack.sh --scenario): ignorant (attacker "
+        f"trained and enrolled on original speech), lazy-informed (enrolment converted by the attacker, own draws), "
+        f"informed (training data and enrolment converted, own draws), parameter-shifted (same, other parameter "
+        f"values), informed-same-draws (extra row: the publisher's own draws). A method without a scenario's line "
+        f"was not attacked so.\n")
+    tp = rep.get("tool_paired") or {}
+    tt = rep.get("tool_trials") or {"set": "utility subset", "target": c["subset_target"],
+                                     "nontarget": c["subset_nontarget"], "trial_speakers": c["wer_speakers"]}
+    rows = []
+    for sc in TOOL_SCEN:
+        e = rep["eer"] if tt["set"] == "all" else rep["eer_subset"]
+        rows.append([label("comprise"), sc, fmt(e["plda"].get(f"{sc}_comprise"), "eer_pct"), "",
+                     fmt(e["cosine"].get(f"{sc}_comprise"), "eer_pct"), ""])
+        for v in vs:
+            if all(e[b].get(f"{sc}_{v}") is None for b in BACKENDS):
+                continue
+            rows.append([label(v), sc] + [x for b in BACKENDS for x in (fmt(e[b].get(f"{sc}_{v}"), "eer_pct"),
+                                                                        dfmt(tp.get(b, {}).get(f"{sc}_{v}")))])
+    wt = rep["wer"].get("test_wer_comprise")
+    ct = rep.get("comprise_timing", {})
+    # RTF: bench/voice_real_rtf.py's one-core run, else the CPU time of the trial-set conversion itself
+    tool_rtf = rep["rtf"].get("methods", {}).get("comprise", {}).get("rtf_cpu") or \
+        ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
+    out.append("### Same files: pydeid and the COMPRISE tool, same trials\n\n" + markdown_table(
+        ["method", "scenario", "EER PLDA", "minus the tool, PLDA (paired)", "EER cosine",
+         "minus the tool, cosine (paired)"], rows) +
+        ("\nEER (%) pooled over every trial (the tool converted the whole published trial set: "
+         if tt["set"] == "all" else "\nEER (%) pooled over the trials whose trial utterance is in the utility subset (") +
+        f"{tt['target']} target + {tt['nontarget']} non-target trials, {tt['trial_speakers']} trial speakers"
+        f"{'' if tt['set'] == 'all' else '; pydeid' + chr(39) + 's methods rescored from their full score files'}), "
+        f"[95 % speaker-bootstrap interval]. Paired: EER of the "
+        f"pydeid method minus the tool's on the same trials, [paired 95 % speaker-bootstrap interval, "
+        f"{c['bootstrap']} resamples: every resample draws the same speakers for both]; positive: pydeid more "
+        f"private. The tool's attackers are trained as pydeid's (seed+1, conf/xvector/mini.yaml, 8 epochs; informed: "
+        f"the 120 utterances of data/train_xvc and the 150 enrolment utterances converted by the tool with its own "
+        f"draws). The tool: WER {fmt(wt, 'wer_pct')} on the same {c['wer_utterances']} utterances"
+        f"{' (' + rel(wt, w0) + ')' if wt else ''}, rho_F0 "
+        f"{'n/a' if rep['rho_f0'].get('comprise') is None else format(rep['rho_f0']['comprise'], '.3f')}, RTF "
+        f"{'n/a' if tool_rtf is None else format(tool_rtf, '.3f')} (fit + transform, CPU, its pool's F0 analysis "
+        f"excluded). WER of each pydeid method minus the tool's, same utterances, paired: " +
+        "; ".join(f"{label(v)} {dfmt(r)}" for v, r in (rep.get("tool_wer_paired") or {}).items() if r) +
+        ".\n\n" + noise_sentence(
+            {f"{label(k.split('_', 1)[1])} {k.split('_', 1)[0]} {b}": r for b in BACKENDS
+             for k, r in tp.get(b, {}).items()}, "against the tool") + "\n")
     half = rep.get("wer_half") or {}
     if half:
         rows = [[label(v), fmt(x["original"], "wer_pct"), fmt(x["converted"], "wer_pct"),
@@ -268,27 +362,18 @@ def render(rep: dict, vs: list[str]) -> str:
                        ["method", "WER original (same utts)", "WER converted", "rel. WER increase", "utts", "words"],
                        rows) + "\n[95 % speaker-bootstrap interval]. The original's WER is taken from its "
                    "60-utterance decode restricted to the same utterances.\n")
-    pr = rep.get("paired")
     if pr:
-        def dfmt(r):
-            return "n/a" if not r or not r.get("ci") else f"{r['diff']:+.1f} [{r['ci'][0]:+.1f}, {r['ci'][1]:+.1f}]"
-        def relfmt(r):
-            if not r or not r.get("ci") or not w0:
-                return "n/a"
-            return f"{100 * r['diff'] / w0['wer_pct']:+.0f} % [{100 * r['ci'][0] / w0['wer_pct']:+.0f}, " \
-                   f"{100 * r['ci'][1] / w0['wer_pct']:+.0f}]"
-        rows = [[label(v), dfmt(pr["eer"].get(f"ignorant_{v}")), dfmt(pr["eer"].get(f"informed_{v}")),
-                 dfmt(pr["wer"].get(v)), relfmt(pr.get("wer_vs_original", {}).get(v))]
+        rows = [[label(v), *[dfmt(pr["eer"].get(f"{sc}_{v}")) for sc in SCEN], dfmt(pr["wer"].get(v))]
                 for v in vs if v != pr["baseline"]]
-        out.append(f"### Paired differences against {label(pr['baseline'])} (plda back-end)\n\n" + markdown_table(
-            ["method", "EER ignorant diff. (points)", "EER informed diff. (points)", "WER diff. (points)",
-             "WER vs original (relative, paired)"], rows) +
-            f"\nmethod minus {label(pr['baseline'])}, on the same trials ({c['trials_target']} target + "
+        diffs = {f"{label(k.split('_', 1)[1])} {k.split('_', 1)[0]}": r for k, r in pr["eer"].items()}
+        diffs |= {f"{label(k)} WER": r for k, r in pr["wer"].items()}
+        out.append(f"### Paired differences against {label(pr['baseline'])} (PLDA back-end)\n\n" + markdown_table(
+            ["method", *[f"EER {sc} diff." for sc in SCEN], "WER diff."], rows) +
+            f"\nmethod minus {label(pr['baseline'])} in points, on the same trials ({c['trials_target']} target + "
             f"{c['trials_nontarget']} non-target) and the same {c['wer_utterances']} utterances, [paired 95 % "
-            f"speaker-bootstrap interval, {c['bootstrap']} resamples: every resample draws the same speakers for both "
-            f"methods]. An interval that holds 0 is a difference within the noise of this benchmark. Higher EER is "
-            f"more private; lower WER is better. Last column: the WER increase over the original's decode of the "
-            f"same utterances relative to the original's WER (the issue's limit: +15 %).\n")
+            f"speaker-bootstrap interval, {c['bootstrap']} resamples]. Higher EER is more private; lower WER is "
+            f"better. n/a: the scenario or decode was not run for one of the two.\n\n" +
+            noise_sentence(diffs, f"against {label(pr['baseline'])}") + "\n")
     runs = rep["rtf"].get("runs", [])
     if runs:
         out.append("RTF runs (bench/voice_real_rtf.py, process CPU time, `taskset -c 0`, OMP_NUM_THREADS=1): " +
@@ -299,11 +384,12 @@ def render(rep: dict, vs: list[str]) -> str:
                    "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
     vc = rep.get("vctk") or {}
     if vc:
-        rows = [[label(k), fmt(x.get("wer"), "wer_pct"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
+        rows = [[label(k), fmt(x.get("wer"), "wer_pct"), x.get("wer", {}).get("utterances", "n/a"),
+                 x.get("wer", {}).get("words", "n/a"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
                  "1" if k == "original" else ("n/a" if x.get("rho_f0") is None else f"{x['rho_f0']:.3f}")]
                 for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
         out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
-            ["method", "WER general LM", "rel. WER increase", "rho_F0"], rows) +
+            ["method", "WER general LM", "utts", "words", "rel. WER increase", "rho_F0"], rows) +
             f"\n{vc.get('note', '')}\n")
     return "\n".join(out)
 
@@ -321,9 +407,18 @@ def main() -> None:
     rep = build(Path(a.work), vs, a.bootstrap, a.seed, a.baseline if a.baseline in vs else None)
     rep["generated"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     Path(f"{a.out}.json").write_text(json.dumps(rep, indent=1, default=float) + "\n")
-    Path(f"{a.out}.md").write_text(
-        "# Real-voice benchmark (bench/voice_real.sh)\n\n" + f"Generated {rep['generated']} from {a.work}.\n\n" +
-        render(rep, vs))
+    work = Path(a.work)
+    inv = work / "invocations.log"     # bench/voice_real.sh appends its command line and per-stage CPU seconds
+    rep["invocations"] = inv.read_text().splitlines() if inv.is_file() else []
+    head = f"Generated {rep['generated']} from {a.work}.\n\n"
+    if rep["invocations"]:
+        head += "How it was produced (bench/voice_real.sh's log of its invocations and the CPU seconds, user+sys, " \
+                "of each stage's processes):\n\n" + "\n".join(f"    {x}" for x in rep["invocations"]) + "\n\n"
+    head += ("Reading: every EER line of a table is measured on the same trials and every WER on the same utterances, so "
+             "methods are compared by the paired differences (each speaker-bootstrap resample draws the same speakers "
+             "for both); the sentence under each paired table names the differences whose 95 % interval excludes 0, "
+             "every other difference is within the noise of this benchmark (30 test speakers).\n\n")
+    Path(f"{a.out}.md").write_text("# Real-voice benchmark (bench/voice_real.sh)\n\n" + head + render(rep, vs))
     print(f"wrote {a.out}.md, {a.out}.json")
 
 

@@ -50,6 +50,8 @@ def main() -> None:
                     help="the COMPRISE tool's vtln_based_transformers folder: also time its VoiceMask on the same "
                          "utterances (bench/comprise/convert_with_comprise.py --timing; its pool build untimed)")
     ap.add_argument("--comprise-utts", type=int, default=4, help="utterances for the tool (it is slow)")
+    ap.add_argument("--comprise-pool-cache", help="the tool's pool file of bench/voice_real.sh's stage 1 (else its "
+                    "pool's F0 analysis, ~340 CPU-s, untimed but spent, is redone here)")
     a = ap.parse_args()
 
     from pydeid.io import DataDir
@@ -152,7 +154,8 @@ def main() -> None:
             sub.write(Path(tmp) / "in")
             subprocess.run([sys.executable, str(REPO / "bench" / "comprise" / "convert_with_comprise.py"), "--tool",
                             a.comprise_tool, "--method", "voicemask", "--targets", a.targets, "--n-targets", "100",
-                            "--timing", f"{tmp}/t.json", f"{tmp}/in", f"{tmp}/out"], check=True,
+                            "--timing", f"{tmp}/t.json", f"{tmp}/in", f"{tmp}/out",
+                            *(["--pool-cache", a.comprise_pool_cache] if a.comprise_pool_cache else [])], check=True,
                            stdout=subprocess.DEVNULL)
             t = json.loads(Path(f"{tmp}/t.json").read_text())
         res["methods"]["comprise"] = {"rtf_cpu": t["rtf_cpu"], "cpu_s": t["cpu_fit_transform_s"],

@@ -38,6 +38,9 @@ def main() -> None:
     ap.add_argument("--vctk", required=True)
     ap.add_argument("--voice-configs", required=True)
     ap.add_argument("--targets", required=True, help="data dir of the target pool (speechocean train speakers)")
+    ap.add_argument("--vtln-targets", help="data dir that models the VTLN target voices (run.sh: data/train_vtln; "
+                    "default --targets), with the pool file of run.sh's stage 3 when it exists")
+    ap.add_argument("--per-spk", type=int, default=0, help="utterances per speaker (the first by id; 0: all 77)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--work", default="vctk")
     a = ap.parse_args()
@@ -45,7 +48,12 @@ def main() -> None:
     orig = work / "data" / "orig"
     if not (orig / "wav.scp").is_file():
         d = DataDir(utt2gender={}, spk2gender={})
-        for r in csv.DictReader(open(root / "manifest.tsv", encoding="utf-8"), delimiter="\t"):
+        rows = sorted(csv.DictReader(open(root / "manifest.tsv", encoding="utf-8"), delimiter="\t"),
+                      key=lambda r: r["utt_id"])
+        if a.per_spk > 0:
+            n: dict = {}
+            rows = [r for r in rows if n.setdefault(r["speaker"], []).append(r) or len(n[r["speaker"]]) <= a.per_spk]
+        for r in rows:
             d.wav_scp[r["utt_id"]] = str((root / r["path"]).resolve())
             d.text[r["utt_id"]] = r["transcript"]
             d.utt2spk[r["utt_id"]] = r["speaker"]
@@ -53,21 +61,33 @@ def main() -> None:
         d.write(orig)
     d = DataDir.read(orig)
     res: dict = {"original": {"wer": wer(orig, work / "dec" / "orig", d.utt2spk)},
-                 "note": f"vctk_subset: {len(d.utts)} utterances of {len(d.speakers)} speakers; pocketsphinx en-us, "
+                 "note": f"vctk_subset: {len(d.utts)} utterances of {len(d.speakers)} speakers"
+                         f"{f' (the first {a.per_spk} of each)' if a.per_spk else ''}; pocketsphinx en-us, "
                          f"general LM; [95 % speaker-bootstrap interval]; rho_F0 over the utterances with >= 10 "
                          f"frames voiced in both signals."}
     for vc in a.voice_configs.split():
         m, _, st = vc.partition(":")
         v = m if st in ("", "-") else f"{m}{st}"
+        if m not in ("voicemask", "vtln", "mcadams"):
+            raise SystemExit(f"voice_real_vctk.py: unknown method in --voice-configs: {vc}")
         out = work / "data" / v
         src = orig
         opts = ["--method", m, "--seed", str(a.seed), "--resume", "true", "--nj", "1"]
-        if m == "vtln":
-            opts += ["--strategy", st, "--target-data", a.targets, "--pool-file", f"exp/voice/vtln_pool_pub_s{a.seed}.npz"]
-        elif st.startswith("vtln"):
-            src = work / "data" / st
+        cv = ""                                   # config variant: conf/voice/<method>_<variant>.yaml
+        if m == "vtln":                           # <strategy>[_<variant>]
+            strategy, _, cv = st.partition("_")
+            opts += ["--strategy", strategy, "--target-data", a.vtln_targets or a.targets,
+                     "--pool-file", f"exp/voice/vtln_pool_pub_s{a.seed}.npz"]
+        elif "vtln" in st:                        # [<variant>+]vtln<N>[_<variant>]: on top of that VTLN output
+            cv, _, base = st.rpartition("+")
+            src = work / "data" / base
+            if not (src / "wav.scp").is_file():
+                raise SystemExit(f"voice_real_vctk.py: --voice-configs {vc} chains on {base}: list vtln:{base[4:]} "
+                                 f"before it")
         elif st not in ("-", ""):
-            opts += ["--voice-config", f"conf/voice/{m}_{st}.yaml"]
+            cv = st
+        if cv:
+            opts += ["--voice-config", f"conf/voice/{m}_{cv}.yaml"]
         if m == "voicemask":
             opts += ["--target-data", a.targets]
         if not (out / "wav.scp").is_file():
@@ -77,6 +97,7 @@ def main() -> None:
         res[v] = {"wer": wer(out, work / "dec" / v, d.utt2spk), "rho_f0": r["pitch_correlation"],
                   "rho_utterances": r["utterances"]}
         print(f"vctk {v}: WER {res[v]['wer']['wer_pct']:.1f} rho_F0 {res[v]['rho_f0']:.3f}", flush=True)
+        (work / "vctk.json").write_text(json.dumps(res, indent=1) + "\n")   # after every method: a cut run keeps them
     (work / "vctk.json").write_text(json.dumps(res, indent=1) + "\n")
     print(f"wrote {work / 'vctk.json'}")
 
