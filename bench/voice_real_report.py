@@ -32,7 +32,11 @@ TOOL_SCEN = ("ignorant", "lazy-informed", "informed")   # the COMPRISE tool's at
 # conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
 VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
            "any": "any-gender targets",
-           "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt."}
+           "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt.",
+           "cm": "class means replaced", "anycm": "any-gender targets, class means replaced",
+           "cmhalf": "class means half-replaced", "cmmid": "class means replaced from 1.5 kHz",
+           "cmhi": "class means replaced from 2.5 kHz", "avgcm": "pseudo-target mean of 8, class means replaced",
+           "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz"}
 
 
 def label(v: str) -> str:

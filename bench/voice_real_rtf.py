@@ -92,7 +92,7 @@ def main() -> None:
         out = {}
         for spk, us in by_spk.items():
             t0 = time.process_time()
-            tr = VtlnTransformer(targets).fit([wavs[u] for u in us])
+            tr = VtlnTransformer(targets, params=params).fit([wavs[u] for u in us])
             for u in us:
                 rng = rng_for(0, "rtf", u)
                 tgts = [pool[int(i)] for i in rng.choice(len(pool), params.n_average, replace=False)] \
