@@ -7,7 +7,8 @@ dialogue-consistent pseudonyms, random digits for numbers), so that audio and tr
 1. Intervals: as `mask-words` (entity span + absorbed pauses + pad, merged). The words inside an interval (every
    hidden entity, plus an untagged word whose middle lies inside, e.g. "on" between two dates) are spoken again
    by the insert: entities as their surrogates, untagged words as themselves.
-2. Voice: espeak-ng (en-us + a variant of the utterance's gender, rate and range drawn per utterance, seeded);
+2. Voice: espeak-ng (en-us, or an accent drawn among `accents`, + a variant of the utterance's gender, rate and
+   range drawn per utterance, seeded, independent of the speaker);
    WORLD analysis of the insert, F0 scaled so that its median is the median F0 of the utterance's own speech
    outside the intervals (the converted voice around it) and its log-F0 spread that speech's spread
    (`match_f0_range`), its mean spectral envelope moved to that speech's by a smooth cepstral correction
@@ -74,6 +75,9 @@ class SpokenOptions:
     rate_limits: tuple[int, int] = (100, 320)  # the fitted rate stays within (words per minute)
     match_spectrum: bool = False  # insert's mean spectral envelope -> the surrounding speech's (cepstral, smooth)
     match_f0_range: bool = False  # insert's log-F0 spread -> the surrounding speech's (median always matched)
+    # espeak-ng accents the surrogate voice is drawn from, per utterance and independently of its speaker (one:
+    # always that accent, no draw)
+    accents: tuple[str, ...] = (ACCENT,)
     strict: bool = True
 
 
@@ -88,12 +92,32 @@ def _rng(seed: int, *parts) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(h[:8], "little"))
 
 
+def espeak_accents() -> set[str]:
+    """The English accents espeak-ng knows, lower-cased (the files en* of espeak-ng-data/lang)."""
+    import espeakng_loader
+    lang = Path(espeakng_loader.get_data_path()) / "lang"
+    return {f.name.lower() for f in lang.rglob("en*") if f.is_file()}
+
+
+def check_accents(accents) -> tuple[str, ...]:
+    """Accent names (case-insensitive) -> their espeak names; an unknown or empty list is an error."""
+    known = espeak_accents()
+    out = tuple(a.strip().lower() for a in accents if a.strip())
+    bad = [a for a in out if a not in known]
+    if not out or bad:
+        raise ValueError(f"unknown espeak-ng accent(s) {bad or '(none given)'}; known: {', '.join(sorted(known))}")
+    return out
+
+
 def draw_voice(seed: int, utt: str, gender: str | None, opts: SpokenOptions) -> dict:
-    """The surrogate voice of an utterance (a secret): espeak variant of the utterance's gender, rate, range."""
+    """The surrogate voice of an utterance (a secret): espeak variant of the utterance's gender, rate, range, and
+    with several `accents` one of them (its own draw: the other draws do not depend on the accent list)."""
     rng = _rng(seed, utt, "spoken-voice")
     g = gender if gender in ("m", "f") else ("m" if rng.random() < 0.5 else "f")
     var = _variants(g)
-    return {"gender": g, "voice": f"{ACCENT}+{var[int(rng.integers(len(var)))]}",
+    acc = opts.accents[0] if len(opts.accents) == 1 else \
+        opts.accents[int(_rng(seed, utt, "spoken-accent").integers(len(opts.accents)))]
+    return {"gender": g, "voice": f"{acc}+{var[int(rng.integers(len(var)))]}",
             "rate": int(rng.integers(opts.rate_range[0], opts.rate_range[1] + 1)),
             "range": int(rng.integers(30, 71)), "espeak_seed": int(rng.integers(1, 2 ** 31 - 1))}
 
@@ -545,6 +569,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
               "rate_range": list(opts.rate_range), "fit_rate": opts.fit_rate, "rate_limits": list(opts.rate_limits),
               "match_spectrum": opts.match_spectrum, "match_f0_range": opts.match_f0_range, "tags_sha": _sha(tags_path), "trans_sha": _sha(trans_tags_path),
               "ctm_sha": _sha(ctm_path), "version": PLAN_VERSION}
+    if tuple(opts.accents) != (ACCENT,):   # (absent by default: the outputs of earlier versions stay resumable)
+        config["accents"] = list(opts.accents)
     cfg_file = wav_dir / "spoken_config.json"
     if cfg_file.exists() and not overwrite:
         old = json.loads(cfg_file.read_text())

@@ -271,3 +271,47 @@ def test_bad_rate_limits_are_one_line_errors(spoken_inputs, tmp_path):
                 s["trans"], s["ctm"], tmp_path / "o")
     assert r.returncode != 0 and "--rate-limits" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_accents_are_drawn_per_utterance_independently_of_the_other_draws():
+    """--accents: with one accent (the default en-us) no draw is made and every voice is the one of before; with
+    several, each utterance gets one of them from its own draw, while its variant, rate, range and espeak seed
+    stay those of the one-accent draw (the accent list changes nothing else)."""
+    from pydeid.mask.spoken import draw_voice
+    utts = [f"spk{i:03d}-te001-{j:02d}" for i in range(20) for j in range(3)]
+    one, many = SpokenOptions(), SpokenOptions(accents=("en-us", "en-gb-scotland", "en-029"))
+    assert draw_voice(0, utts[0], "f", one) == draw_voice(0, utts[0], "f", SpokenOptions(accents=("en-us",)))
+    seen = set()
+    for u in utts:
+        a, b = draw_voice(0, u, "m", one), draw_voice(0, u, "m", many)
+        assert a["voice"].startswith("en-us+")
+        acc, var = b["voice"].split("+")
+        assert acc in many.accents and var == a["voice"].split("+")[1]
+        assert {k: v for k, v in a.items() if k != "voice"} == {k: v for k, v in b.items() if k != "voice"}
+        assert b == draw_voice(0, u, "m", many)      # seeded
+        seen.add(acc)
+    assert seen == set(many.accents)
+
+
+def test_accent_fill_verifies_and_unknown_accents_are_one_line_errors(spoken_inputs, tmp_path):
+    import json
+
+    from pydeid.mask.spoken import check_accents
+    assert check_accents(["EN-GB-X-RP", " en "]) == ("en-gb-x-rp", "en")
+    with pytest.raises(ValueError, match="en-xx"):
+        check_accents(["en-us", "en-xx"])
+    s = spoken_inputs
+    r = run_cli("mask-spoken", "--accents", "en-us,en-xx", "--secret-dir", tmp_path / "sec", s["data"], s["tags"],
+                s["trans"], s["ctm"], tmp_path / "o")
+    assert r.returncode != 0 and "--accents" in r.stderr and "en-xx" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "o").exists()
+    accents = ("en-gb-scotland", "en-029")
+    out, sec = tmp_path / "acc", tmp_path / "acc_sec"
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, SpokenOptions(seed=3, accents=accents))
+    v = verify_spoken(out, sec, s["tags"], s["ctm"], orig_data=s["data"])
+    assert v.n_leaks == 0 and v.inserts == rep["inserts"] > 0
+    for utt in s["utts"]:
+        plan = json.loads((sec / "spoken_plan" / f"{utt}.json").read_text())
+        assert plan["voice"]["voice"].split("+")[0] in accents
+        assert all(e["voice"] == plan["voice"]["voice"] for e in plan["intervals"] if e["tokens"])
+    assert json.loads((out / "wav" / "spoken_config.json").read_text())["accents"] == list(accents)
