@@ -24,6 +24,9 @@ def add_arguments(p):
                    help="move the insert's mean spectral envelope to the surrounding speech's (smooth, +-12 dB)")
     p.add_argument("--match-f0-range", type=_bool, default=False,
                    help="scale the insert's log-F0 spread to the surrounding speech's (the median is always matched)")
+    p.add_argument("--noise-floor", type=_bool, default=False,
+                   help="add seeded synthetic noise with the level and spectral shape of the utterance's noise floor "
+                        "to every interval (no digital silence, no noiseless insert)")
     p.add_argument("--accents", default="en-us",
                    help="comma-separated espeak-ng English accents the surrogate voice is drawn from per utterance "
                         "(e.g. en-us,en,en-gb-x-rp,en-gb-scotland,en-029,en-gb-x-gbclan,en-gb-x-gbcwmd,en-us-nyc)")
@@ -66,7 +69,8 @@ def run(args):
     opts = SpokenOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, absorb_gaps=args.absorb_gaps,
                          seed=args.seed, min_stretch=args.min_stretch, max_stretch=args.max_stretch,
                          fade=args.fade, ramp=args.ramp, fit_rate=args.fit_rate, rate_limits=rlim,
-                         match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range, accents=accents)
+                         match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range, accents=accents,
+                         noise_floor=args.noise_floor)
     rep = spoken_data_dir(args.data, args.tags_file, args.trans_tags, args.ctm, args.out, args.secret_dir, opts,
                           wav_dir=args.wav_dir, overwrite=args.overwrite)
     if args.report:

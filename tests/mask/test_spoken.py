@@ -315,3 +315,49 @@ def test_accent_fill_verifies_and_unknown_accents_are_one_line_errors(spoken_inp
         assert plan["voice"]["voice"].split("+")[0] in accents
         assert all(e["voice"] == plan["voice"]["voice"] for e in plan["intervals"] if e["tokens"])
     assert json.loads((out / "wav" / "spoken_config.json").read_text())["accents"] == list(accents)
+
+
+def _zero_runs(x: np.ndarray) -> int:
+    """Longest run of exact zeros in x."""
+    best = cur = 0
+    for z in (x == 0):
+        cur = cur + 1 if z else 0
+        best = max(best, cur)
+    return best
+
+
+def test_noise_floor_leaves_no_digital_silence_and_verifies(filled, tmp_path):
+    """--noise-floor: the default fill leaves digital zeros in its pads and pauses (a run of more than 10 ms);
+    with the noise floor no interval has a zero run longer than a few samples, the noise-only lead of an insert
+    is at the level measured on the utterance's quietest frames, the verifier renders every interval again (0
+    foreign samples) and the same seed gives the same bytes."""
+    import json
+    s = filled
+    base = DataDir.read(s["out"])
+    longest = max(_zero_runs(_wav(base, u)[e["out"][0]:e["out"][1]]) for u in s["utts"]
+                  for e in json.loads((s["sec"] / "spoken_plan" / f"{u}.json").read_text())["intervals"])
+    assert longest > SR // 100
+    opts = SpokenOptions(seed=3, noise_floor=True)
+    out, sec = tmp_path / "noise", tmp_path / "noise_sec"
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, opts)
+    v = verify_spoken(out, sec, s["tags"], s["ctm"], orig_data=s["data"])
+    assert v.n_leaks == 0 and v.inserts == rep["inserts"] == s["rep"]["inserts"]
+    d = DataDir.read(out)
+    leads = 0
+    for u in s["utts"]:
+        y = _wav(d, u)
+        plan = json.loads((sec / "spoken_plan" / f"{u}.json").read_text())
+        for e in plan["intervals"]:
+            seg = y[e["out"][0]:e["out"][1]]
+            assert e["noise"]["rms"] > 0 and len(e["noise"]["cep"]) == 16
+            assert _zero_runs(seg) < 8, (u, e["out"])
+            if e["lead"] >= 400:
+                leads += 1
+                r = np.sqrt(np.mean(seg[: e["lead"]].astype(np.float64) ** 2)) / 32767
+                assert 0.7 < r / e["noise"]["rms"] < 1.3
+    assert leads > 0
+    out2, sec2 = tmp_path / "noise2", tmp_path / "noise_sec2"
+    spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out2, sec2, opts)
+    for u in s["utts"]:
+        assert (out / "wav" / f"{u}.wav").read_bytes() == (out2 / "wav" / f"{u}.wav").read_bytes()
+    assert json.loads((out / "wav" / "spoken_config.json").read_text())["noise_floor"] is True
