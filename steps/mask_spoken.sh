@@ -16,7 +16,8 @@
 #   --match-spectrum false --match-f0-range false  true: insert's envelope and F0 spread -> the surrounding speech's
 #                          (off by default: on mini the ASR trained on the fill did worse with them, README)
 #   --noise-floor false    true: every interval gets seeded synthetic noise like the utterance's noise floor
-#   --accents en-us        espeak-ng accents the surrogate voice is drawn from per utterance (comma list)
+#   --accents english      espeak-ng accents the surrogate voice is drawn from per utterance (comma list;
+#                          english: the eight English ones; en-us: the single accent of sessions 1-6)
 #   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
 #   --nj 1 --cmd "$train_cmd"
 # Resumable: a rerun with the same inputs and options only makes the missing utterances.
@@ -35,7 +36,7 @@ fit_rate=false
 rate_limits=100,320
 match_spectrum=false
 match_f0_range=false
-accents=en-us
+accents=english
 noise_floor=false
 secret_dir=
 help_message="Usage: $0 [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"

@@ -7,7 +7,7 @@ dialogue-consistent pseudonyms, random digits for numbers), so that audio and tr
 1. Intervals: as `mask-words` (entity span + absorbed pauses + pad, merged). The words inside an interval (every
    hidden entity, plus an untagged word whose middle lies inside, e.g. "on" between two dates) are spoken again
    by the insert: entities as their surrogates, untagged words as themselves.
-2. Voice: espeak-ng (en-us, or an accent drawn among `accents`, + a variant of the utterance's gender, rate and
+2. Voice: espeak-ng (an accent drawn among `accents`, by default espeak's eight English ones, + a variant of the utterance's gender, rate and
    range drawn per utterance, seeded, independent of the speaker);
    WORLD analysis of the insert, F0 scaled so that its median is the median F0 of the utterance's own speech
    outside the intervals (the converted voice around it) and its log-F0 spread that speech's spread
@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 
 SR = 16000
 ACCENT = "en-us"
+# espeak-ng's English accents (all but en-shaw, a spelling reform): the surrogate voice's accent is drawn among them
+ENGLISH_ACCENTS = ("en-us", "en", "en-gb-x-rp", "en-gb-scotland", "en-029", "en-gb-x-gbclan", "en-gb-x-gbcwmd",
+                   "en-us-nyc")
 _DEFAULT_F0 = {"m": 120.0, "f": 210.0}
 PLAN_VERSION = 2   # 2: per-insert rate, spectral envelope and F0 spread targets
 N_CEP = 16         # cepstral coefficients (1..N_CEP) of the envelope target: its smooth shape, not its detail
@@ -81,8 +84,9 @@ class SpokenOptions:
     match_f0_range: bool = False  # insert's log-F0 spread -> the surrounding speech's (median always matched)
     noise_floor: bool = False     # the interval gets synthetic noise like the utterance's noise floor (point 5)
     # espeak-ng accents the surrogate voice is drawn from, per utterance and independently of its speaker (one:
-    # always that accent, no draw)
-    accents: tuple[str, ...] = (ACCENT,)
+    # always that accent, no draw). Default: all English ones (on mini the ASR trained on the fill: WER 56.1 +- 1.7
+    # over 3 seeds against 59.9 +- 0.6 with en-us alone, README)
+    accents: tuple[str, ...] = ENGLISH_ACCENTS
     strict: bool = True
 
 
