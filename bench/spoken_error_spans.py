@@ -132,7 +132,8 @@ def main(argv=None) -> int:
     idx = np.random.default_rng(a.seed).integers(0, k, size=(N_BOOT, k))
     print(f"test set: {k} utterances, {int(next(iter(models.values()))['ent_n'].sum())} entity words, "
           f"{int(next(iter(models.values()))['ctx_n'].sum())} context words ({a.tags})\n")
-    print("| model | WER % [95 %] | entity-word errors / words: rate % [95 %] | context errors / words: rate % [95 %] |")
+    print("| model | WER % [95 %] | entity-word errors / words: rate % [95 %] | "
+          "context errors / words: rate % [95 %] |")
     print("|---|---|---|---|")
     for name, c in models.items():
         cells = []

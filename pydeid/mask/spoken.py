@@ -7,8 +7,8 @@ dialogue-consistent pseudonyms, random digits for numbers), so that audio and tr
 1. Intervals: as `mask-words` (entity span + absorbed pauses + pad, merged). The words inside an interval (every
    hidden entity, plus an untagged word whose middle lies inside, e.g. "on" between two dates) are spoken again
    by the insert: entities as their surrogates, untagged words as themselves.
-2. Voice: espeak-ng (an accent drawn among `accents`, by default espeak's eight English ones, + a variant of the utterance's gender, rate and
-   range drawn per utterance, seeded, independent of the speaker);
+2. Voice: espeak-ng (an accent drawn among `accents`, by default espeak's eight English ones, + a variant of the
+   utterance's gender, rate and range drawn per utterance, seeded, independent of the speaker);
    WORLD analysis of the insert, F0 scaled so that its median is the median F0 of the utterance's own speech
    outside the intervals (the converted voice around it) and its log-F0 spread that speech's spread
    (`match_f0_range`), its mean spectral envelope moved to that speech's by a smooth cepstral correction

@@ -3,9 +3,10 @@
 For every utterance, the secret plan of `spoken_data_dir` is read and every interval's insert is rendered again
 from its entry alone (text, espeak voice, F0/level targets, lengths: nothing of the original signal). Each output
 sample inside an interval must equal that insert's sample or be zero (silence); any other sample makes the
-interval a leak (with a noise floor, the rendered interval is the insert plus its seeded synthetic noise). Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM
-(an entity outside every interval is a leak), the untouched stretches sit where the plan's shifts put them, the
-output length is the plan's, and no wav.scp entry points to the original audio.
+interval a leak (with a noise floor, the rendered interval is the insert plus its seeded synthetic noise).
+Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM (an entity outside
+every interval is a leak), the untouched stretches sit where the plan's shifts put them, the output length is the
+plan's, and no wav.scp entry points to the original audio.
 """
 
 from __future__ import annotations
