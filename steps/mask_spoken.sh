@@ -15,6 +15,9 @@
 #   --fit-rate false --rate-limits 100,320  true: espeak rate chosen per insert to fit the interval (then stretch)
 #   --match-spectrum false --match-f0-range false  true: insert's envelope and F0 spread -> the surrounding speech's
 #                          (off by default: on mini the ASR trained on the fill did worse with them, README)
+#   --noise-floor false    true: every interval gets seeded synthetic noise like the utterance's noise floor
+#   --accents english      espeak-ng accents the surrogate voice is drawn from per utterance (comma list;
+#                          english: the eight English ones; en-us: the single accent of sessions 1-6)
 #   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
 #   --nj 1 --cmd "$train_cmd"
 # Resumable: a rerun with the same inputs and options only makes the missing utterances.
@@ -33,6 +36,8 @@ fit_rate=false
 rate_limits=100,320
 match_spectrum=false
 match_f0_range=false
+accents=english
+noise_floor=false
 secret_dir=
 help_message="Usage: $0 [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"
 . utils/parse_options.sh
@@ -55,7 +60,7 @@ for f in "$tags_file" "$trans_tags" "$ctm"; do
 done
 opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --seed "$seed" --min-stretch "$min_stretch"
       --max-stretch "$max_stretch" --fit-rate "$fit_rate" --rate-limits "$rate_limits"
-      --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --secret-dir "$secret_dir" --wav-dir "$out/wav")
+      --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --accents "$accents" --noise-floor "$noise_floor" --secret-dir "$secret_dir" --wav-dir "$out/wav")
 mkdir -p "$dir/log"
 
 nspk=$(wc -l <"$data/spk2utt")

@@ -17,7 +17,8 @@
 #          script) and that the published audio is the conversion of the verified fill (utterances re-converted
 #          and compared sample by sample: --check-utts, 0 = all)
 #        --fill-order after (default): the fill runs on the converted voices data/<set>_<v> (inserts not converted, only
-#          their F0 median and level matched to the converted speech around them) -> data/<set>_spokenafter
+#          their F0 median and level matched to the converted speech around them; the surrogate voice's accent
+#          drawn among espeak's eight English ones, mask-spoken's default since session 7) -> data/<set>_spokenafter
 #   3  ESPnet (same tier, epochs and LM recipe as stage 6) trained on the spoken corpus; with --floor true also on
 #      the converted voices WITHOUT masking (data/<set>_<v>: the conversion's own floor, a diagnostic)
 #      with --asr-seeds "1 2": the original and the spoken model trained again with each of these seeds
@@ -29,7 +30,8 @@
 #
 # Usage (from egs/mini/s5): local/mini/spoken_pseudonyms.sh [--seed 0] [--nj 2] [--stage 1] [--stop-stage 4]
 #        [--fill-order before|after] [--floor false] [--check-utts 0] [--asr-seeds ""]
-#        [--fill-opts "--fit-rate true --match-spectrum true --match-f0-range true"] (steps/mask_spoken.sh options)
+#        [--fill-opts "--fit-rate true --match-spectrum true --match-f0-range true --noise-floor true --accents en-us"]
+#        (steps/mask_spoken.sh options; --accents en-us: the single-accent fill of sessions 1-6)
 #        [--variant NAME --text-strategy "PER=pseudonymize,NUM=random_digits,default=full_entity"]
 set -euo pipefail
 
@@ -51,7 +53,7 @@ fill_order=after    # after | before the voice conversion (see the header; after
 floor=false         # also train/decode the converted voices without masking (diagnostic)
 check_utts=0        # utterances of each set re-converted to check the published audio (0: all)
 asr_seeds=          # extra ASR training seeds of the original and spoken models (e.g. "1 2"): mean +- std table
-fill_opts=          # more steps/mask_spoken.sh options (the insert's rate fit, spectral and F0-range match)
+fill_opts=          # more steps/mask_spoken.sh options (rate fit, spectral and F0-range match, noise floor, accents)
 variant=            # a name: the spoken corpus data/<set>_spoken[after]_<variant> (and its models) is made with this
                     # --text-strategy / --fill-opts from texts transformed here, beside the default one
 

@@ -24,6 +24,13 @@ def add_arguments(p):
                    help="move the insert's mean spectral envelope to the surrounding speech's (smooth, +-12 dB)")
     p.add_argument("--match-f0-range", type=_bool, default=False,
                    help="scale the insert's log-F0 spread to the surrounding speech's (the median is always matched)")
+    p.add_argument("--noise-floor", type=_bool, default=False,
+                   help="add seeded synthetic noise with the level and spectral shape of the utterance's noise floor "
+                        "to every interval (no digital silence, no noiseless insert)")
+    p.add_argument("--accents", default="english",
+                   help="comma-separated espeak-ng English accents the surrogate voice is drawn from per utterance; "
+                        "'english' (default): en-us,en,en-gb-x-rp,en-gb-scotland,en-029,en-gb-x-gbclan,"
+                        "en-gb-x-gbcwmd,en-us-nyc; 'en-us' alone: the fill of sessions 1-6")
     p.add_argument("--fade", type=float, default=0.01, help="fade (s) at the insert's ends, inside the interval")
     p.add_argument("--ramp", type=float, default=0.005, help="fade (s) of the original just outside each interval")
     p.add_argument("--secret-dir", required=True,
@@ -44,7 +51,7 @@ def run(args):
     import json
 
     from pydeid.io import FormatError, atomic_write_text
-    from pydeid.mask.spoken import SpokenOptions, spoken_data_dir
+    from pydeid.mask.spoken import ENGLISH_ACCENTS, SpokenOptions, check_accents, spoken_data_dir
 
     if not 0 < args.min_stretch <= 1.0 <= args.max_stretch:
         raise FormatError("--min-stretch/--max-stretch", None,
@@ -56,10 +63,15 @@ def run(args):
     if len(rlim) != 2 or not 80 <= rlim[0] <= rlim[1] <= 450:
         raise FormatError("--rate-limits", None, f"need min,max words per minute within 80..450, got "
                           f"'{args.rate_limits}'")
+    try:
+        accents = ENGLISH_ACCENTS if args.accents == "english" else check_accents(args.accents.split(","))
+    except ValueError as e:
+        raise FormatError("--accents", None, str(e)) from None
     opts = SpokenOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, absorb_gaps=args.absorb_gaps,
                          seed=args.seed, min_stretch=args.min_stretch, max_stretch=args.max_stretch,
                          fade=args.fade, ramp=args.ramp, fit_rate=args.fit_rate, rate_limits=rlim,
-                         match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range)
+                         match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range, accents=accents,
+                         noise_floor=args.noise_floor)
     rep = spoken_data_dir(args.data, args.tags_file, args.trans_tags, args.ctm, args.out, args.secret_dir, opts,
                           wav_dir=args.wav_dir, overwrite=args.overwrite)
     if args.report:

@@ -3,9 +3,10 @@
 For every utterance, the secret plan of `spoken_data_dir` is read and every interval's insert is rendered again
 from its entry alone (text, espeak voice, F0/level targets, lengths: nothing of the original signal). Each output
 sample inside an interval must equal that insert's sample or be zero (silence); any other sample makes the
-interval a leak. Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM
-(an entity outside every interval is a leak), the untouched stretches sit where the plan's shifts put them, the
-output length is the plan's, and no wav.scp entry points to the original audio.
+interval a leak (with a noise floor, the rendered interval is the insert plus its seeded synthetic noise).
+Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM (an entity outside
+every interval is a leak), the untouched stretches sit where the plan's shifts put them, the output length is the
+plan's, and no wav.scp entry points to the original audio.
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
             rep.intervals += 1
             o0, o1 = e["out"]
             seg = y[o0:o1]
-            if e["tokens"]:
-                rep.inserts += 1
+            if e["tokens"] or e.get("noise"):
+                rep.inserts += bool(e["tokens"])
                 exp, _, _ = render_interval(e)
             else:
                 exp = np.zeros(o1 - o0, np.int16)

@@ -82,16 +82,28 @@ HEADERS = ["ASR trained on -> decoded on", "utts", "words", "WER % [95 % CI]", "
            "NER phrase F1 % [95 % CI]", "entities right / reference / found"]
 
 
-SEED_HEADERS = ["ASR trained on -> decoded on", "seeds", "utts", "words", "WER % mean +- std", "WER % per seed",
+SEED_HEADERS = ["ASR trained on -> decoded on", "seeds", "utts", "words", "WER % mean +- std",
+                "WER % per seed [95 % CI]",
                 "CER % mean +- std", "NER phrase F1 % mean +- std"]
+
+
+def _seed_wer(decode_dir, wer: float) -> str:
+    """A seed's WER with its utterance-bootstrap 95 % interval (when steps/score.sh's per_utt is there)."""
+    if not (Path(decode_dir) / "scoring" / "per_utt").exists():
+        return f"{wer:.1f}"
+    pu = per_utt_errors(decode_dir)
+    lo, hi = bootstrap_ci(np.array([v[1] for v in pu.values()], float), np.array([v[0] for v in pu.values()], float))
+    return f"{wer:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def seeds_row(label: str, cells: list[tuple]) -> list[str]:
     """One row over training seeds: cells are (decode_dir[, gold_tags, pred_tags]) of the same model recipe and
-    test set, one per seed; mean +- sample std (ddof 1) of WER, CER and NER phrase F1 across seeds."""
-    wer, cer, f1, sents, words = [], [], [], set(), set()
+    test set, one per seed; mean +- sample std (ddof 1) of WER, CER and NER phrase F1 across seeds, and each
+    seed's WER with its utterance-bootstrap interval."""
+    wer, cer, f1, sents, words, per_seed = [], [], [], set(), set(), []
     for c in cells:
         res = json.loads((Path(c[0]) / "scoring" / "results.json").read_text())["all"]
+        per_seed.append(_seed_wer(c[0], res["wer"]))
         wer.append(res["wer"])
         cer.append(res["cer"])
         sents.add(res["sents"])
@@ -103,5 +115,5 @@ def seeds_row(label: str, cells: list[tuple]) -> list[str]:
 
     def ms(v):
         return f"{np.mean(v):.1f} +- {np.std(v, ddof=1):.1f}" if len(v) > 1 else (f"{v[0]:.1f}" if v else "-")
-    return [label, str(len(cells)), str(sents.pop()), str(words.pop()), ms(wer), ", ".join(f"{w:.1f}" for w in wer),
+    return [label, str(len(cells)), str(sents.pop()), str(words.pop()), ms(wer), "; ".join(per_seed),
             ms(cer), ms(f1) if len(f1) == len(cells) else "-"]

@@ -271,3 +271,94 @@ def test_bad_rate_limits_are_one_line_errors(spoken_inputs, tmp_path):
                 s["trans"], s["ctm"], tmp_path / "o")
     assert r.returncode != 0 and "--rate-limits" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_accents_are_drawn_per_utterance_independently_of_the_other_draws():
+    """--accents: with one accent (en-us, the fill of sessions 1-6) no draw is made; with several (the default:
+    espeak's eight English accents), each utterance gets one of them from its own draw, while its variant, rate,
+    range and espeak seed stay those of the one-accent draw (the accent list changes nothing else)."""
+    from pydeid.mask.spoken import ENGLISH_ACCENTS, draw_voice
+    utts = [f"spk{i:03d}-te001-{j:02d}" for i in range(20) for j in range(3)]
+    one, many = SpokenOptions(accents=("en-us",)), SpokenOptions(accents=("en-us", "en-gb-scotland", "en-029"))
+    assert SpokenOptions().accents == ENGLISH_ACCENTS and len(set(ENGLISH_ACCENTS)) == 8
+    seen = set()
+    for u in utts:
+        a, b = draw_voice(0, u, "m", one), draw_voice(0, u, "m", many)
+        assert a["voice"].startswith("en-us+")
+        acc, var = b["voice"].split("+")
+        assert acc in many.accents and var == a["voice"].split("+")[1]
+        assert {k: v for k, v in a.items() if k != "voice"} == {k: v for k, v in b.items() if k != "voice"}
+        assert b == draw_voice(0, u, "m", many)      # seeded
+        seen.add(acc)
+    assert seen == set(many.accents)
+
+
+def test_accent_fill_verifies_and_unknown_accents_are_one_line_errors(spoken_inputs, tmp_path):
+    import json
+
+    from pydeid.mask.spoken import ENGLISH_ACCENTS, check_accents
+    assert check_accents(["EN-GB-X-RP", " en "]) == ("en-gb-x-rp", "en")
+    assert check_accents(ENGLISH_ACCENTS) == ENGLISH_ACCENTS     # every default accent exists in espeak-ng
+    with pytest.raises(ValueError, match="en-xx"):
+        check_accents(["en-us", "en-xx"])
+    s = spoken_inputs
+    r = run_cli("mask-spoken", "--accents", "en-us,en-xx", "--secret-dir", tmp_path / "sec", s["data"], s["tags"],
+                s["trans"], s["ctm"], tmp_path / "o")
+    assert r.returncode != 0 and "--accents" in r.stderr and "en-xx" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "o").exists()
+    accents = ("en-gb-scotland", "en-029")
+    out, sec = tmp_path / "acc", tmp_path / "acc_sec"
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, SpokenOptions(seed=3, accents=accents))
+    v = verify_spoken(out, sec, s["tags"], s["ctm"], orig_data=s["data"])
+    assert v.n_leaks == 0 and v.inserts == rep["inserts"] > 0
+    for utt in s["utts"]:
+        plan = json.loads((sec / "spoken_plan" / f"{utt}.json").read_text())
+        assert plan["voice"]["voice"].split("+")[0] in accents
+        assert all(e["voice"] == plan["voice"]["voice"] for e in plan["intervals"] if e["tokens"])
+    assert json.loads((out / "wav" / "spoken_config.json").read_text())["accents"] == list(accents)
+
+
+def _zero_runs(x: np.ndarray) -> int:
+    """Longest run of exact zeros in x."""
+    best = cur = 0
+    for z in (x == 0):
+        cur = cur + 1 if z else 0
+        best = max(best, cur)
+    return best
+
+
+def test_noise_floor_leaves_no_digital_silence_and_verifies(filled, tmp_path):
+    """--noise-floor: the default fill leaves digital zeros in its pads and pauses (a run of more than 10 ms);
+    with the noise floor no interval has a zero run longer than a few samples, the noise-only lead of an insert
+    is at the level measured on the utterance's quietest frames, the verifier renders every interval again (0
+    foreign samples) and the same seed gives the same bytes."""
+    import json
+    s = filled
+    base = DataDir.read(s["out"])
+    longest = max(_zero_runs(_wav(base, u)[e["out"][0]:e["out"][1]]) for u in s["utts"]
+                  for e in json.loads((s["sec"] / "spoken_plan" / f"{u}.json").read_text())["intervals"])
+    assert longest > SR // 100
+    opts = SpokenOptions(seed=3, noise_floor=True)
+    out, sec = tmp_path / "noise", tmp_path / "noise_sec"
+    rep = spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out, sec, opts)
+    v = verify_spoken(out, sec, s["tags"], s["ctm"], orig_data=s["data"])
+    assert v.n_leaks == 0 and v.inserts == rep["inserts"] == s["rep"]["inserts"]
+    d = DataDir.read(out)
+    leads = 0
+    for u in s["utts"]:
+        y = _wav(d, u)
+        plan = json.loads((sec / "spoken_plan" / f"{u}.json").read_text())
+        for e in plan["intervals"]:
+            seg = y[e["out"][0]:e["out"][1]]
+            assert e["noise"]["rms"] > 0 and len(e["noise"]["cep"]) == 16
+            assert _zero_runs(seg) < 8, (u, e["out"])
+            if e["lead"] >= 400:
+                leads += 1
+                r = np.sqrt(np.mean(seg[: e["lead"]].astype(np.float64) ** 2)) / 32767
+                assert 0.7 < r / e["noise"]["rms"] < 1.3
+    assert leads > 0
+    out2, sec2 = tmp_path / "noise2", tmp_path / "noise_sec2"
+    spoken_data_dir(s["data"], s["tags"], s["trans"], s["ctm"], out2, sec2, opts)
+    for u in s["utts"]:
+        assert (out / "wav" / f"{u}.wav").read_bytes() == (out2 / "wav" / f"{u}.wav").read_bytes()
+    assert json.loads((out / "wav" / "spoken_config.json").read_text())["noise_floor"] is True
