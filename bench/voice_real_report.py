@@ -36,7 +36,8 @@ VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target
            "cm": "class means replaced", "anycm": "any-gender targets, class means replaced",
            "cmhalf": "class means half-replaced", "cmmid": "class means replaced from 1.5 kHz",
            "cmhi": "class means replaced from 2.5 kHz", "avgcm": "pseudo-target mean of 8, class means replaced",
-           "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz"}
+           "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz",
+           "anycm16": "16 classes, any-gender targets, class means replaced"}
 
 
 def label(v: str) -> str:
