@@ -64,3 +64,14 @@ def test_spoken_pseudonyms_variant_stages_1_2(repo_root, tmp_path):
     res = (rec / "R.md").read_text()
     rows = [ln for ln in res.splitlines() if "fill after conversion, fe" in ln]
     assert len(rows) == 3 and all(ln.split("|")[6].strip() == "0" for ln in rows), rows   # 0 foreign samples
+    # a rerun with the same options resumes (nothing refilled); with other fill options it refuses to reuse the
+    # fill, in one line naming the dir, instead of publishing a fill made otherwise
+    before = (rec / "data" / "mini_test_spokenafter_fe" / "wav.scp").stat().st_mtime_ns
+    _sh(rec, "local/mini/spoken_pseudonyms.sh", "--nj", "1", "--stage", "2", "--stop-stage", "2", "--variant", "fe",
+        "--text-strategy", strategy, "--results", "R.md")
+    assert (rec / "data" / "mini_test_spokenafter_fe" / "wav.scp").stat().st_mtime_ns == before
+    p = _sh(rec, "local/mini/spoken_pseudonyms.sh", "--nj", "1", "--stage", "2", "--stop-stage", "2", "--variant", "fe",
+            "--text-strategy", strategy, "--results", "R.md", "--fill-opts", "--accents en-us", ok=False)
+    err = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert p.returncode == 1 and len(err) == 1 and "data/mini_train_spokenafter_fe was made with other fill options" \
+        in err[0] and "Traceback" not in p.stderr, p.stderr
