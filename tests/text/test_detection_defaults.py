@@ -1,6 +1,7 @@
 """Issue 16: default detectors with no trained model (spaCy NER + grammars + gazetteer), the mends of its point 3,
 text-only data dirs, and the surrogate rules of point 5."""
 
+import functools
 import re
 import shutil
 import subprocess
@@ -24,6 +25,18 @@ from pydeid.text.transform import TextTransformer, TransformConfig
 
 def _found(tokens, spans):
     return [(" ".join(tokens[s.start:s.end]), s.type) for s in spans]
+
+
+@functools.lru_cache(maxsize=1)
+def _gazetteer():
+    from pydeid.text.gazetteer import GazetteerDetector
+    return GazetteerDetector()
+
+
+def _gazetteer_found(text):
+    """(words, type) of every span the gazetteer detector alone finds in a whitespace-tokenised text."""
+    toks = text.split()
+    return _found(toks, _gazetteer().detect(toks))
 
 
 def _grammar(text):
@@ -67,12 +80,7 @@ def test_detection_on_real_text_beats_a_floor(default_detection, snips_dir):
 
 
 def test_gazetteer_context_rules():
-    from pydeid.text.gazetteer import GazetteerDetector
-    g = GazetteerDetector()
-
-    def found(text):
-        toks = text.split()
-        return _found(toks, g.detect(toks))
+    found = _gazetteer_found
     assert found("call john good about the price") == [("john good", "PER")]
     assert found("the weather is good and i may go a long way") == []
     assert found("email mister price please") == [] or found("email mister price please")[0][1] == "PER"
@@ -358,12 +366,7 @@ def test_platforms_and_company_wake_words_on_asr_text(default_detection):
 
 
 def test_gazetteer_names_from_faker_english_locales_and_frequency_common_words():
-    from pydeid.text.gazetteer import GazetteerDetector
-    g = GazetteerDetector()
-
-    def found(text):
-        toks = text.split()
-        return _found(toks, g.detect(toks))
+    found = _gazetteer_found
     # "clarice" is in Faker's long English list, not in en_US's 690 names
     assert found("add this song to clarice's latino caliente playlist") == [("clarice's", "PER")]
     # "add" and "cook" are names in the lists, and English words by the frequency table: no name after "to"
@@ -418,12 +421,7 @@ def test_dates_without_of_plural_weekdays_and_parts_of_a_named_day():
 
 
 def test_state_codes_and_big_cities_in_the_gazetteer():
-    from pydeid.text.gazetteer import GazetteerDetector
-    g = GazetteerDetector()
-
-    def found(text):
-        toks = text.split()
-        return _found(toks, g.detect(toks))
+    found = _gazetteer_found
     assert found("what is the current time in orlando fl") == [("orlando fl", "LOC")]
     assert found("weather in boston in the morning") == [("boston", "LOC")]          # "in" is no state code
     assert found("weather in Harper , ME") == [("Harper", "LOC"), ("ME", "LOC")]
@@ -439,12 +437,7 @@ def test_a_lower_case_name_is_never_part_of_a_title_case_run(default_detection):
 
 
 def test_unknown_names_after_contact_verbs_and_places_after_weak_triggers():
-    from pydeid.text.gazetteer import GazetteerDetector
-    g = GazetteerDetector()
-
-    def found(text):
-        toks = text.split()
-        return _found(toks, g.detect(toks))
+    found = _gazetteer_found
     # names no list holds, right after a verb of contacting
     assert found("send email to enalen i am going to send the files") == [("enalen", "PER")]
     assert found("text okonkwo adebayo that i am late") == [("okonkwo adebayo", "PER")]
