@@ -108,24 +108,14 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     fopts=(--tags "$mask_tags" --seed "$seed" --nj "$nj" --cmd "$train_cmd" --min-stretch "$min_stretch"
            --max-stretch "$max_stretch")
     [ -n "$fill_opts" ] && read -r -a more <<<"$fill_opts" && fopts+=("${more[@]}")
-    # what the fill's bytes depend on: a rerun resumes a fill only if it was made with the same (the default accents
-    # changed in session 7, so an older fill must not be reused silently)
-    sig="order=$fill_order tags=$mask_tags seed=$seed stretch=$min_stretch,$max_stretch opts=$fill_opts"
-    fill_made() {  # fill_made <dir>: true when <dir> holds a fill made with $sig, an error when made otherwise
-      done_ok "$1" || return 1
-      [ "$(cat "exp/$sp/$s/fill_signature" 2>/dev/null)" = "$sig" ] && return 0
-      echo "$0: $1 was made with other fill options ($(cat "exp/$sp/$s/fill_signature" 2>/dev/null ||
-        echo 'not recorded: before session 7')); delete it and exp/$sp/$s to fill again with: $sig" >&2
-      exit 1
-    }
     vopts=(--tags "$mask_tags" --orig-data "data/$s" --results "$results")
     if [ $fill_order = before ]; then
       [ -f "exp/voice/${s}_$v/secrets/voice_plan.json" ] || {
         echo "$0: missing exp/voice/${s}_$v (the conversion of data/$s): run run.sh stage 5 first" >&2; exit 1; }
       filled=exp/$sp/$s/filled   # original voices + inserts: an intermediate, never published
-      fill_made "$filled" || { steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/$sp/$s" \
-        "data/$s" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "exp/$sp/$s" "$filled" &&
-        echo "$sig" >"exp/$sp/$s/fill_signature"; }
+      # always run: it resumes per utterance and refuses a fill made with other options (its spoken_config.json)
+      steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/$sp/$s" \
+        "data/$s" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "exp/$sp/$s" "$filled"
       done_ok "data/${s}_$sp" || pydeid convert-spoken --orig-data "data/$s" --conversion "exp/voice/${s}_$v" \
         "$filled" "data/${s}_$sp" >"exp/$sp/$s/convert.log" 2>&1 || {
           echo "$0: conversion failed, see exp/$sp/$s/convert.log" >&2; exit 1; }
@@ -134,9 +124,9 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
       vdir=exp/$sp/$s
     else
       vdir=exp/$sp/$s
-      fill_made "data/${s}_$sp" || { steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/$sp/$s" \
-        "data/${s}_$v" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "$vdir" "data/${s}_$sp" &&
-        echo "$sig" >"exp/$sp/$s/fill_signature"; }
+      # always run: it resumes per utterance and refuses a fill made with other options (its spoken_config.json)
+      steps/mask_spoken.sh "${fopts[@]}" --secret-dir "exp/secrets/$sp/$s" \
+        "data/${s}_$v" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "$vdir" "data/${s}_$sp"
       vopts+=(--secret-dir "exp/secrets/$sp/$s" --name "$s (fill after conversion${variant:+, $variant})" "data/${s}_$sp")
     fi
     mkdir -p "$vdir"

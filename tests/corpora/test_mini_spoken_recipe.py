@@ -6,6 +6,7 @@ the original voices (the fill after the conversion reads any voices; the convers
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -64,14 +65,13 @@ def test_spoken_pseudonyms_variant_stages_1_2(repo_root, tmp_path):
     res = (rec / "R.md").read_text()
     rows = [ln for ln in res.splitlines() if "fill after conversion, fe" in ln]
     assert len(rows) == 3 and all(ln.split("|")[6].strip() == "0" for ln in rows), rows   # 0 foreign samples
-    # a rerun with the same options resumes (nothing refilled); with other fill options it refuses to reuse the
-    # fill, in one line naming the dir, instead of publishing a fill made otherwise
-    before = (rec / "data" / "mini_test_spokenafter_fe" / "wav.scp").stat().st_mtime_ns
+    # a rerun with the same options resumes (no utterance filled again); with other fill options mask-spoken refuses
+    # the fill made otherwise (its spoken_config.json) instead of the recipe publishing it
     _sh(rec, "local/mini/spoken_pseudonyms.sh", "--nj", "1", "--stage", "2", "--stop-stage", "2", "--variant", "fe",
         "--text-strategy", strategy, "--results", "R.md")
-    assert (rec / "data" / "mini_test_spokenafter_fe" / "wav.scp").stat().st_mtime_ns == before
+    rep = json.loads((rec / "exp" / "spokenafter_fe" / "mini_test" / "report.json").read_text())
+    assert rep["written"] == 0 and rep["resumed"] == rep["utterances"] > 0, rep
     p = _sh(rec, "local/mini/spoken_pseudonyms.sh", "--nj", "1", "--stage", "2", "--stop-stage", "2", "--variant", "fe",
             "--text-strategy", strategy, "--results", "R.md", "--fill-opts", "--accents en-us", ok=False)
-    err = [ln for ln in p.stderr.splitlines() if ln.strip()]
-    assert p.returncode == 1 and len(err) == 1 and "data/mini_train_spokenafter_fe was made with other fill options" \
-        in err[0] and "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert "data/mini_train_spokenafter_fe/wav/spoken_config.json" in p.stderr and "other options" in p.stderr, p.stderr
