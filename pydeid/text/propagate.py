@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .lexicon import NON_IDENTIFYING
+from .strategies import text_case
 
 NAME_TYPES = ("PER", "LOC", "ORG")
 
@@ -57,11 +58,6 @@ def _lookup(w: str, known: dict) -> str | None:
     return None
 
 
-def _mixed_case(tokens: Sequence[str]) -> bool:
-    letters = "".join(tokens)
-    return letters != letters.lower() and letters != letters.upper()
-
-
 def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tuple[int, int, str]]],
                     dialogues: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     """`spans` per sentence, plus a one-token span for every untagged mention of a name its dialogue tags."""
@@ -78,7 +74,7 @@ def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tu
     for toks, sp, d in zip(tokens, spans, dialogues):
         known = names.get(d, {})
         covered = {i for a, b, _ in sp for i in range(a, b)}
-        mixed = _mixed_case(toks)
+        mixed = text_case(toks) == "mixed"
         new = list(sp)
         for i, t in enumerate(toks):
             if i in covered or (mixed and not t[:1].isupper()):
