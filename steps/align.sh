@@ -57,16 +57,16 @@ if [ "$nj" -gt 1 ]; then
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
   $cmd JOB=1:$nj "$dir/log/align.JOB.log" \
     pydeid align "${qopts[@]}" --resume "$sdata/JOB" "$(printf '%q' "$model")" "$dir/parts/JOB" || {
-      echo "$0: alignment failed, see $dir/log/align.*.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: alignment failed" "$dir/log"/align.*.log; exit 1; }
   parts=()
   for n in $(seq "$nj"); do parts+=("$dir/parts/$n"); done
   pydeid align-merge "$dir" "${parts[@]}" >"$dir/log/merge.log" 2>&1 || {
-    echo "$0: merging failed, see $dir/log/merge.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: merging failed" "$dir/log/merge.log"; exit 1; }
   rm -rf "$dir/parts"
 else
   $cmd "$dir/log/align.1.log" pydeid align "${qopts[@]}" "$(printf '%q' "$data")" "$(printf '%q' "$model")" \
     "$(printf '%q' "$dir")" || {
-    echo "$0: alignment failed, see $dir/log/align.1.log" >&2; tail -n 5 "$dir/log/align.1.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: alignment failed" "$dir/log/align.1.log"; exit 1; }
 fi
 python3 - "$dir/report.json" <<'PY'
 import json, sys

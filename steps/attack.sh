@@ -115,7 +115,7 @@ sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backen
 score=(score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv" "$dir/scores")
 mkdir -p "$dir/log"
 if [ "$nj" -gt 1 ]; then
-  $cmd "$dir/log/score.log" pydeid "${score[@]}" || { echo "$0: scoring failed, see $dir/log/score.log" >&2; exit 1; }
+  $cmd "$dir/log/score.log" pydeid "${score[@]}" || { utils/job_failed.sh "$0: scoring failed" "$dir/log/score.log"; exit 1; }
 else
   # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes; sets already done are skipped)
   # and scores them: importing torch and speechbrain once takes longer than embedding and scoring small sets
@@ -124,7 +124,7 @@ else
   $cmd --num-threads "${num_threads:-1}" "$dir/log/score.log" pydeid chain "${train_part[@]}" \
     extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" ::: \
     extract-xvectors --finalize 1 "$model" "${sets[@]}" ::: "${score[@]}" || {
-    echo "$0: embedding or scoring failed, see $dir/log/score.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: embedding or scoring failed" "$dir/log/score.log"; exit 1; }
 fi
 grep -E "^$dir/scores .* pooled:" "$dir/log/score.log" || true
 echo "$0: done: $dir/scores/metrics.json (tables: pydeid attack-table --results RESULTS.md <score-dirs>)"

@@ -73,12 +73,12 @@ if [ "$nj" -gt 1 ]; then
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
   $cmd "${gpu_opt[@]}" JOB=1:$nj "$dir/log/decode.JOB.log" \
     pydeid asr-decode "${opts[@]}" "$exp" "$sdata/JOB" "$dir/split$nj/JOB" || {
-      echo "$0: decoding failed, see $dir/log/decode.*.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: decoding failed" "$dir/log"/decode.*.log; exit 1; }
   parts=()
   for n in $(seq "$nj"); do parts+=("$dir/split$nj/$n"); done
   pydeid asr-decode-merge "$dir" "${parts[@]}"
 else
   $cmd "${gpu_opt[@]}" "$dir/log/decode.1.log" pydeid asr-decode "${opts[@]}" "$exp" "$data" "$dir" || {
-    echo "$0: decoding failed, see $dir/log/decode.1.log" >&2; tail -n 20 "$dir/log/decode.1.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: decoding failed" "$dir/log/decode.1.log"; exit 1; }
 fi
 echo "$0: hypotheses in $dir/text$( [ -s "$dir/hyp.ctm" ] && echo ", word timings in $dir/hyp.ctm")"

@@ -36,12 +36,12 @@ if [ "$nj" -gt 1 ]; then
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj" >/dev/null
   $cmd JOB=1:$nj "$dir/log/decode.JOB.log" \
     pydeid decode-pocketsphinx "${opts[@]}" "$sdata/JOB" "$dir/parts/JOB" || {
-      echo "$0: decoding failed, see $dir/log/decode.*.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: decoding failed" "$dir/log"/decode.*.log; exit 1; }
   pydeid decode-pocketsphinx --merge $(for j in $(seq "$nj"); do echo "$dir/parts/$j"; done) "$dir" \
     | tee "$dir/log/merge.log"
   rm -rf "$dir/parts"
 else
   $cmd "$dir/log/decode.1.log" pydeid decode-pocketsphinx "${opts[@]}" "$data" "$dir" || {
-    echo "$0: decoding failed, see $dir/log/decode.1.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: decoding failed" "$dir/log/decode.1.log"; exit 1; }
   tail -n 1 "$dir/log/decode.1.log"
 fi

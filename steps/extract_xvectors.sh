@@ -41,7 +41,7 @@ fi
 echo "$0: embedding $data with $model into $dir ($nj jobs, logs: $dir/log/extract.*.log)"
 $cmd --num-threads "$num_threads" JOB=1:"$nj" "$dir/log/extract.JOB.log" \
   pydeid extract-xvectors --job JOB --num-threads "$num_threads" "$model" "$sdata" "$dir" || {
-  echo "$0: extraction failed, see $dir/log/extract.*.log" >&2
+  utils/job_failed.sh "$0: extraction failed" "$dir/log"/extract.*.log
   exit 1
 }
 pydeid extract-xvectors --finalize "$nj" "$model" "$data" "$dir"

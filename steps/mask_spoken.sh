@@ -70,11 +70,11 @@ if [ "$nj" -gt 1 ]; then
   [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj"
   $cmd JOB=1:$nj "$dir/log/spoken.JOB.log" \
     pydeid mask-spoken "${opts[@]}" "$sdata/JOB" "$tags_file" "$trans_tags" "$ctm" "$dir/parts/JOB" || {
-      echo "$0: spoken fill failed, see $dir/log/spoken.*.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: spoken fill failed" "$dir/log"/spoken.*.log; exit 1; }
   rm -rf "$dir/parts"
 fi
 pydeid mask-spoken "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" "$trans_tags" "$ctm" "$out" \
   >"$dir/log/spoken.log" 2>&1 || {
-    echo "$0: spoken fill failed, see $dir/log/spoken.log" >&2; tail -n 3 "$dir/log/spoken.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: spoken fill failed" "$dir/log/spoken.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
 tail -n 1 "$dir/log/spoken.log"

@@ -65,11 +65,11 @@ if [ "$nj" -gt 1 ]; then
   for o in "${opts[@]}"; do qopts+=("$(printf '%q' "$o")"); done
   $cmd JOB=1:$nj "$dir/log/mask.JOB.log" \
     pydeid mask-words "${qopts[@]}" "$sdata/JOB" "$tags_file" "$ctm" "$dir/parts/JOB" || {
-      echo "$0: masking failed, see $dir/log/mask.*.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: masking failed" "$dir/log"/mask.*.log; exit 1; }
   rm -rf "$dir/parts"
 fi
 pydeid mask-words "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" "$ctm" "$out" \
   >"$dir/log/mask.log" 2>&1 || {
-    echo "$0: masking failed, see $dir/log/mask.log" >&2; tail -n 3 "$dir/log/mask.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: masking failed" "$dir/log/mask.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
 tail -n 1 "$dir/log/mask.log"

@@ -51,7 +51,7 @@ mkdir -p "$dir/log"
 if [ "$cells_only" = true ]; then
   log=$dir/log/cells.${strategies//,/_}.log
   $cmd "$log" pydeid ner-utility "${opts[@]}" --strategies "$strategies" --results "$dir/log/cells.${strategies//,/_}.md" \
-    "$train" "$dev" "$test" "$dir" || { echo "$0: failed, see $log" >&2; exit 1; }
+    "$train" "$dev" "$test" "$dir" || { utils/job_failed.sh "$0: failed" "$log"; exit 1; }
   echo "$0: cells $strategies done in $dir"
   exit 0
 fi
@@ -66,10 +66,10 @@ if [ "$nj" -gt 1 ]; then
     pids+=($!)
   done
   for pid in "${pids[@]}"; do
-    wait "$pid" || { wait; echo "$0: failed, see $dir/log/ner_utility.*.log" >&2; exit 1; }
+    wait "$pid" || { wait; utils/job_failed.sh "$0: failed" "$dir/log"/ner_utility.*.log; exit 1; }
   done
 fi
 opts+=(--strategies "$strategies" --results "$results")
 $cmd "$dir/log/ner_utility.log" pydeid ner-utility "${opts[@]}" "$train" "$dev" "$test" "$dir" \
-  || { echo "$0: failed, see $dir/log/ner_utility.log" >&2; exit 1; }
+  || { utils/job_failed.sh "$0: failed" "$dir/log/ner_utility.log"; exit 1; }
 echo "$0: done: table in $results (section text_ner_utility) and $dir/utility.json"

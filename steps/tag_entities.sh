@@ -54,11 +54,11 @@ trap 'rm -rf "$tmp"' EXIT
 if [ "$nj" -gt 1 ]; then
   utils/split_data.sh "$data" "$nj" >/dev/null
   $cmd JOB=1:$nj "$dir/log/tag.JOB.log" pydeid tag-entities "${opts[@]}" "$data/split$nj/JOB" "$tmp/tags.JOB.conll" \
-    || { echo "$0: tagging failed, see $dir/log/tag.*.log" >&2; exit 1; }
+    || { utils/job_failed.sh "$0: tagging failed" "$dir/log"/tag.*.log; exit 1; }
   for n in $(seq "$nj"); do cat "$tmp/tags.$n.conll"; done > "$tmp/tags.conll"
 else
   $cmd "$dir/log/tag.1.log" pydeid tag-entities "${opts[@]}" "$data" "$tmp/tags.conll" \
-    || { echo "$0: tagging failed, see $dir/log/tag.1.log" >&2; exit 1; }
+    || { utils/job_failed.sh "$0: tagging failed" "$dir/log/tag.1.log"; exit 1; }
 fi
 mv "$tmp/tags.conll" "$dir/tags.conll"
 if [ -f "$data/tags.conll" ]; then

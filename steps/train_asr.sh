@@ -57,8 +57,7 @@ gpu_opt=()
 [ "$ngpu" -gt 0 ] && gpu_opt=(--gpu "$ngpu")
 echo "$0: training $dir (log: $dir/log/train.log)"
 $cmd "${gpu_opt[@]}" "$dir/log/train.log" pydeid asr-train "${opts[@]}" "$train" "$valid" "$dir" || {
-  echo "$0: training failed, see $dir/log/train.log" >&2
-  tail -n 20 "$dir/log/train.log" >&2
+  utils/job_failed.sh "$0: training failed" "$dir/log/train.log"
   exit 1
 }
 echo "$0: done: $dir (config.yaml, checkpoints, RESULTS.md)"

@@ -69,7 +69,7 @@ for a in $alphas; do
   fi
 done
 for pid in "${pids[@]}"; do
-  wait "$pid" || { wait; echo "$0: an adversarial training failed (see ${prefix}_adv*/log/train.log)" >&2; exit 1; }
+  wait "$pid" || { wait; utils/job_failed.sh "$0: an adversarial training failed" "${prefix}"_adv*/log/train.log; exit 1; }
 done
 
 dopts=(--cmd "$decode_cmd" --ngpu "$ngpu" --ctm false --nj 1)
@@ -84,7 +84,7 @@ for a in $alphas; do
 done
 failed=0
 for pid in $(jobs -p); do wait "$pid" || failed=1; done
-[ $failed -eq 0 ] || { echo "$0: a decoding failed, see ${prefix}_adv*/$name/log/decode.1.log" >&2; exit 1; }
+[ $failed -eq 0 ] || { utils/job_failed.sh "$0: a decoding failed" "${prefix}"_adv*/"$name"/log/decode.1.log; exit 1; }
 for a in $alphas; do
   exp=$(exp_of "$a")
   steps/score.sh "$test" "$exp/$name"

@@ -36,8 +36,7 @@ gpu_opt=()
 mkdir -p "$dir/log"
 echo "$0: training $dir (log: $dir/log/train.log)"
 $cmd "${gpu_opt[@]}" "$dir/log/train.log" pydeid asr-train-lm "${opts[@]}" "$asr" "$dir" || {
-  echo "$0: LM training failed, see $dir/log/train.log" >&2
-  tail -n 20 "$dir/log/train.log" >&2
+  utils/job_failed.sh "$0: LM training failed" "$dir/log/train.log"
   exit 1
 }
 echo "$0: done: $dir/valid.loss.best.pth"

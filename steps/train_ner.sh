@@ -53,6 +53,6 @@ opts=(--config "$ner_config" --conll-name "$conll_name" --seed "$seed")
 
 mkdir -p "$dir/log"
 $cmd "$dir/log/train.log" pydeid train-ner "${opts[@]}" "$train" "$dev" "$dir" \
-  || { echo "$0: training failed, see $dir/log/train.log" >&2; exit 1; }
+  || { utils/job_failed.sh "$0: training failed" "$dir/log/train.log"; exit 1; }
 tail -n 1 "$dir/log/train.log" | grep -v '^#' || true
 echo "$0: done: $dir/tagger.pt"

@@ -40,7 +40,7 @@ echo "$0: training $dir on $data (log: $dir/log/train.log)"
 thread_opt=()
 [ -n "$num_threads" ] && thread_opt=(--num-threads "$num_threads")
 $cmd "${thread_opt[@]}" "$dir/log/train.log" pydeid train-xvector "${opts[@]}" "$data" "$dir" || {
-  echo "$0: training failed, see $dir/log/train.log" >&2
+  utils/job_failed.sh "$0: training failed" "$dir/log/train.log"
   exit 1
 }
 tail -n 1 "$dir/log/train.log" | grep -v '^#' || true

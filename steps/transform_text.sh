@@ -65,6 +65,6 @@ esac
 
 mkdir -p "$exp_dir/log"
 $cmd "$exp_dir/log/transform.log" pydeid transform-text "${opts[@]}" "$data" "$tags" "$out" \
-  || { echo "$0: transformation failed, see $exp_dir/log/transform.log" >&2; exit 1; }
+  || { utils/job_failed.sh "$0: transformation failed" "$exp_dir/log/transform.log"; exit 1; }
 grep -E "epsilon|leak rate|dialogue scope" "$exp_dir/log/transform.log" | grep -v '^#' || true
 echo "$0: done: $out (report: $exp_dir/report.json)"

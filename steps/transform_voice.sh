@@ -67,7 +67,7 @@ opts=("${common[@]}" --strategy "$strategy" --seed "$seed" --exp-dir "$dir")
 
 mkdir -p "$dir/log"
 pydeid transform-voice "${opts[@]}" --part plan "$data" "$out" >"$dir/log/plan.log" 2>&1 || {
-  echo "$0: planning failed, see $dir/log/plan.log" >&2; tail -n 5 "$dir/log/plan.log" >&2; exit 1; }
+  utils/job_failed.sh "$0: planning failed" "$dir/log/plan.log"; exit 1; }
 # the other outputs of the same pass: each planned with its own strategy, seed and secrets
 also_opts=(); also_outs=()
 for spec in $also; do
@@ -78,7 +78,7 @@ for spec in $also; do
   [ -n "$pool_file" ] && a_opts+=(--pool-file "${pool_file//\{seed\}/$a_seed}")
   mkdir -p "$a_dir/log"
   pydeid transform-voice "${a_opts[@]}" --part plan "$data" "$a_out" >"$a_dir/log/plan.log" 2>&1 || {
-    echo "$0: planning failed, see $a_dir/log/plan.log" >&2; tail -n 5 "$a_dir/log/plan.log" >&2; exit 1; }
+    utils/job_failed.sh "$0: planning failed" "$a_dir/log/plan.log"; exit 1; }
   if [ "$resume" != true ] && [ -d "$a_out/wav" ]; then rm -rf "$a_out/wav"; fi
   also_opts+=(--also "$a_dir=$a_out"); also_outs+=("$a_dir=$a_out")
 done
@@ -97,14 +97,13 @@ fi
 if [ "$resume" != true ] && [ -d "$out/wav" ]; then rm -rf "$out/wav"; fi
 $cmd JOB=1:$nj "$dir/log/transform.JOB.log" \
   pydeid transform-voice "${opts[@]}" --resume --part convert "${split_opt[@]}" "${also_opts[@]}" "$data" "$out" || {
-    echo "$0: conversion failed, see $dir/log/transform.*.log (rerun with --resume true)" >&2; exit 1; }
+    utils/job_failed.sh "$0: conversion failed (rerun with --resume true to convert only what is missing)" "$dir/log"/transform.*.log; exit 1; }
 
 for pair in "$dir=$out" "${also_outs[@]}"; do
   a_dir=${pair%%=*}; a_out=${pair#*=}
   pydeid transform-voice --method "$method" --exp-dir "$a_dir" --part assemble "$data" "$a_out" \
     >"$a_dir/log/assemble.log" 2>&1 || {
-    echo "$0: assembling $a_out failed, see $a_dir/log/assemble.log" >&2; tail -n 5 "$a_dir/log/assemble.log" >&2
-    exit 1; }
+    utils/job_failed.sh "$0: assembling $a_out failed" "$a_dir/log/assemble.log"; exit 1; }
   pydeid validate-data-dir "$a_out" >/dev/null
 done
 echo "$0: converted voices ($method) in $out; secret plan in $dir/secrets/voice_plan.json"

@@ -118,7 +118,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
         "data/$s" "data/$s/tags.conll" "$trans" "data/$s/words.ctm" "exp/$sp/$s" "$filled"
       done_ok "data/${s}_$sp" || pydeid convert-spoken --orig-data "data/$s" --conversion "exp/voice/${s}_$v" \
         "$filled" "data/${s}_$sp" >"exp/$sp/$s/convert.log" 2>&1 || {
-          echo "$0: conversion failed, see exp/$sp/$s/convert.log" >&2; exit 1; }
+          utils/job_failed.sh "$0: conversion failed" "exp/$sp/$s/convert.log"; exit 1; }
       vopts+=(--secret-dir "exp/secrets/$sp/$s" --published "data/${s}_$sp" --conversion "exp/voice/${s}_$v"
               --check-utts "$check_utts" --check-seed "$seed" --name "$s (fill before conversion${variant:+, $variant})" "$filled")
       vdir=exp/$sp/$s
@@ -132,7 +132,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     mkdir -p "$vdir"
     pydeid verify-spoken "${vopts[@]}" "data/$s/tags.conll" "data/$s/words.ctm" 2>"$vdir/verify.log" |
       tee "$vdir/verify.txt"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "$0: LEAKS in the spoken fill of $s, see $vdir/verify.log" >&2; exit 1; }
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { utils/job_failed.sh "$0: LEAKS in the spoken fill of $s" "$vdir/verify.log"; exit 1; }
   done
 fi
 

@@ -111,7 +111,7 @@ free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }   #
 wait_all() {  # wait for every background job; if one failed, stop naming the logs ($1) to read
   local rc=0 pid
   for pid in $(jobs -p); do wait "$pid" || rc=1; done
-  [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
+  [ $rc -eq 0 ] || { utils/job_failed.sh "$0: a background job failed" "$1"; exit 1; }
 }
 results=RESULTS.md
 [ -n "$attacker_seed" ] || attacker_seed=$((seed + 1))
@@ -370,7 +370,7 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   wait
   for name in "${attacks[@]}"; do
     [ -f "exp/attack/$name/scores/metrics.json" ] || {
-      echo "$0: attack $name failed, see exp/attack/$name.log" >&2; tail -n 5 "exp/attack/$name.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: attack $name failed" "exp/attack/$name.log"; exit 1; }
     grep -E "scores cosine pooled:" "exp/attack/$name.log" || true
   done
   # cosine: the informed attackers train on 96 utterances, too few for a PLDA (both backends are in the tables)
@@ -395,7 +395,7 @@ if [ $stage -le 8 ] && [ $stop_stage -ge 8 ] && $adversarial; then
     $train_cmd --num-threads "$nj" exp/asr_${tier}_phi_attack/log/phi_attack.log \
       pydeid asr-phi-attack --num-threads "$nj" "${pm[@]}" --train-data data/mini_train --enroll data/mini_test_enroll \
       --trial data/mini_test_trial --xvector-config "$xvector_config" --seed "$seed" --results "$results" \
-      exp/asr_${tier}_phi_attack || { echo "$0: see exp/asr_${tier}_phi_attack/log/phi_attack.log" >&2; exit 1; }
+      exp/asr_${tier}_phi_attack || { utils/job_failed.sh "$0: the ASR PHI attack failed" "exp/asr_${tier}_phi_attack/log/phi_attack.log"; exit 1; }
   fi
 fi
 

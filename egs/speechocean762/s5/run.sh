@@ -113,7 +113,7 @@ free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
 wait_all() {
   local rc=0 pid
   for pid in $(jobs -p); do wait "$pid" || rc=1; done
-  [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
+  [ $rc -eq 0 ] || { utils/job_failed.sh "$0: a background job failed" "$1"; exit 1; }
 }
 vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }
 # CPU seconds (user+sys) of this shell's finished children: bash `times` (second line "XmY.YYYs XmY.YYYs"), run
@@ -523,7 +523,7 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   wait || true
   for name in "${attacks[@]}"; do
     [ -f "$adir/$name/scores/metrics.json" ] || {
-      echo "$0: attack $name failed, see $adir/$name.log" >&2; tail -n 5 "$adir/$name.log" >&2; exit 1; }
+      utils/job_failed.sh "$0: attack $name failed" "$adir/$name.log"; exit 1; }
   done
 fi
 
