@@ -197,8 +197,9 @@ def run(args):
                 tphones = None
                 if phones is not None:
                     from pydeid.voice.phone_classes import CTM_NAME, PhoneAlignment
+                    from pydeid.voice.vtln import build_vtln_params
                     tphones = (PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir"),
-                               int(method_params.get("phone_min_frames", 20)))
+                               build_vtln_params(**method_params).phone_min_frames)
                 key = C.pool_key(args.target_data, args.max_targets, args.seed, k, world,
                                  None if tphones is None else (Path(args.target_ali_dir) / CTM_NAME, tphones[1]))
                 if args.pool_file and C.shared_pool_matches(args.pool_file, key):
