@@ -56,6 +56,7 @@ class VtlnParams:
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
     classes: str = "kmeans"        # kmeans (unsupervised, k of them) | phones (pydeid.voice.phone_classes)
     phone_min_frames: int = 20     # phones: a class with fewer frames of a speaker backs off to its group
+    phone_warp_scale: float = 1.0  # phones: every warping factor scaled by this (0: no warp, class means only)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -78,6 +79,11 @@ def build_vtln_params(**overrides) -> VtlnParams:
     v = p.phone_min_frames
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise ValueError(f"phone_min_frames must be an integer >= 1, got {v!r}")
+    v = p.phone_warp_scale
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
+        raise ValueError(f"phone_warp_scale must be a number in [0, 1], got {v!r}")
+    if p.classes != "phones" and (p.phone_warp_scale != 1.0 or p.phone_min_frames != 20):
+        raise ValueError("phone_min_frames and phone_warp_scale need classes: phones")
     return p
 
 
@@ -259,10 +265,11 @@ class VtlnTransformer:
             raise RuntimeError("call fit() with the source speaker's utterances first")
         if target not in self._alignments:
             if self.params.classes == "phones":
-                from .phone_classes import align_phones as fn
+                from .phone_classes import align_phones
+                self._alignments[target] = align_phones(self.source_, self.targets.models[target], self.grid,
+                                                        scale=self.params.phone_warp_scale)
             else:
-                fn = align
-            self._alignments[target] = fn(self.source_, self.targets.models[target], self.grid)
+                self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
         return self._alignments[target]
 
     def transform(self, wav: np.ndarray, target, sr: int = 16000, warp_shift: float = 0.0,
