@@ -213,3 +213,17 @@ def test_cli_phone_classes(src_dir, tgt_dir, tmp_path, repo_root):  # noqa: F811
     partial = _ali_dir(tmp_path, [x for x in ctm if not x.startswith(first + " ")], name="partial")
     msg = fails("--ali-dir", partial, "--target-ali-dir", tgt_ali, name="partial")
     assert first in msg and "partial/phn_ali/ctm" in msg
+
+
+def test_phone_configs_load(repo_root):
+    """Every conf/voice/vtln_ph*.yaml is a valid VTLN config with phone classes (a typo in one would only show in a
+    recipe run)."""
+    from pydeid.cli.transform_voice import _load_config
+    confs = sorted((repo_root / "conf" / "voice").glob("vtln_ph*.yaml"))
+    assert len(confs) >= 3
+    for c in confs:
+        conf = _load_config(c, "vtln")
+        conf.pop("world", None)
+        conf.pop("k", None)
+        conf.pop("target_gender", None)
+        assert build_vtln_params(**conf).classes == "phones", c.name
