@@ -66,10 +66,9 @@ def utterance(vctk_voices):
 
 def test_speaker_model_classes_follow_the_labels(utterance, tmp_path):
     """A hand-made CTM labels the first half of the speech IY, the next 20 speech frames IH, the rest AA: each
-    class spectrum is the
-    mean normalised log envelope of the speech frames of its phone; a phone below min_frames (IH) takes its group's
-    (front: IY + IH frames), a phone without frames its group's (UW: back = AA) or, when the group has none either,
-    the pooled spectrum (OY); the class weights count the frames of each label."""
+    class spectrum is the mean normalised log envelope of the speech frames of its phone; a phone below min_frames
+    (IH) takes its group's (front: IY + IH frames), a phone without frames its group's (UW: back = AA) or, when the
+    group has none either, the pooled spectrum (OY); the class weights count the frames of each label."""
     x, f, sp = utterance
     T = len(f.f0)
     end = T * FP / 1000
