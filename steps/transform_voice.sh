@@ -19,6 +19,9 @@
 #   --pool-file ""          vtln: share the target pool between runs (reused when built from the same target
 #                           data, seed, -T and settings; built there otherwise)
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
+#   --ali-dir ""            vtln with classes phones (conf/voice/vtln_ph*.yaml): the phone alignment of <in-data>
+#                           (steps/align.sh --phones true; <ali-dir>/phn_ali/ctm)
+#   --target-ali-dir ""     vtln with classes phones: the phone alignment of --target-data
 #   --f0-method ""          dio (default) | harvest
 #   --frame-period ""       WORLD frame period in ms (default 10 for voicemask, 5 for vtln)
 #   --also ""               vtln: more outputs of the same <in-data> converted in the same pass (each utterance
@@ -39,6 +42,8 @@ resume=false
 targets_file=
 pool_file=
 voice_config=
+ali_dir=
+target_ali_dir=
 f0_method=
 frame_period=
 also=
@@ -58,6 +63,8 @@ common=(--method "$method" --max-targets "$max_targets")
 [ -n "$target_gender" ] && common+=(--target-gender "$target_gender")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
 [ -n "$voice_config" ] && common+=(--config "$voice_config")
+[ -n "$ali_dir" ] && common+=(--ali-dir "$ali_dir")
+[ -n "$target_ali_dir" ] && common+=(--target-ali-dir "$target_ali_dir")
 [ -n "$f0_method" ] && common+=(--f0-method "$f0_method")
 [ -n "$frame_period" ] && common+=(--frame-period "$frame_period")
 [ "$resume" = true ] && common+=(--resume)

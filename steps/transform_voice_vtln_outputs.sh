@@ -7,6 +7,8 @@
 #          <strategy>:<seed>:<out-data> [<strategy>:<seed>:<out-data> ...]
 #   --nj 1 --cmd run.pl --max-targets 100 --voice-config ""   passed to steps/transform_voice.sh (the config,
 #   conf/voice/vtln*.yaml, applies to every output of the pass)
+#   --ali-dir "" --target-ali-dir ""   phone alignments (steps/align.sh --phones true) of <in-data> and
+#   <target-data>, for a config with classes phones (conf/voice/vtln_ph*.yaml)
 #   <pool-file> may hold "{seed}" (one shared target pool per seed; see steps/transform_voice.sh --pool-file)
 set -euo pipefail
 
@@ -14,7 +16,9 @@ nj=1
 cmd=${train_cmd:-run.pl}
 max_targets=100
 voice_config=
-help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--max-targets 100] [--voice-config ""] <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ..."
+ali_dir=
+target_ali_dir=
+help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--max-targets 100] [--voice-config ""] [--ali-dir ""] [--target-ali-dir ""] <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ..."
 . utils/parse_options.sh
 
 if [ $# -lt 4 ]; then
@@ -33,6 +37,8 @@ done
 [ -n "$first" ] || exit 0
 IFS=: read -r st sd out <<<"$first"
 vc=(); [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
+[ -n "$ali_dir" ] && vc+=(--ali-dir "$ali_dir")
+[ -n "$target_ali_dir" ] && vc+=(--target-ali-dir "$target_ali_dir")
 steps/transform_voice.sh --method vtln "${vc[@]}" --strategy "$st" --seed "$sd" --max-targets "$max_targets" --resume true \
   --nj "$nj" --cmd "$cmd" --target-data "$tdata" --pool-file "$pool" --also "${also[*]}" \
   "$in" "exp/voice/$(basename "$out")" "$out"

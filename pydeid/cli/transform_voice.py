@@ -50,6 +50,11 @@ def add_arguments(p):
     p.add_argument("--also", action="append", default=[], metavar="EXP_DIR=OUT_DATA",
                    help="convert part, vtln: also write the output planned in EXP_DIR (its own --part plan run on "
                         "the same in-data) in the same pass: each utterance is analysed once for all outputs")
+    p.add_argument("--ali-dir", default=None,
+                   help="vtln with classes phones: the phone alignment of in-data (steps/align.sh --phones true; "
+                        "<dir>/phn_ali/ctm)")
+    p.add_argument("--target-ali-dir", default=None,
+                   help="vtln with classes phones: the phone alignment of --target-data (builds the pool)")
     p.add_argument("in_data")
     p.add_argument("out_data", nargs="?")
 
@@ -105,6 +110,30 @@ def _check_resume(prev: dict, plan_path, method, strategy, seed, params, world) 
                                                f"another --exp-dir and output")
 
 
+def _phone_alignment(args, in_dir):
+    """classes phones: the PhoneAlignment of in-data (--ali-dir), covering every utterance; the plan part also
+    needs --target-ali-dir. A missing option or file is one line naming it."""
+    import logging
+
+    from pydeid.io import DataDir, UsageError
+    from pydeid.voice.phone_classes import PhoneAlignment
+    where = args.config or "--config"
+    if not args.ali_dir:
+        raise UsageError("--ali-dir", f"{where}: classes phones needs the phone alignment of {in_dir} (steps/align.sh "
+                                      f"--phones true <data> en-us <ali-dir>; --ali-dir <ali-dir>)")
+    if args.part in ("all", "plan") and not args.target_ali_dir:
+        raise UsageError("--target-ali-dir", f"{where}: classes phones needs the phone alignment of the target data "
+                                             f"{args.target_data} (--target-ali-dir)")
+    ali = PhoneAlignment.read(args.ali_dir, "--ali-dir")
+    utts = DataDir.read(args.split_data).utts if args.split_data else DataDir.read(in_dir).utts
+    ali.check_covers(utts)
+    if ali.failed & set(utts):
+        logging.getLogger("transform-voice").warning(
+            "%d utterance(s) the aligner failed on are converted with the pooled class (global warp)",
+            len(ali.failed & set(utts)))
+    return ali
+
+
 def run(args):
     import logging
     from pathlib import Path
@@ -147,6 +176,9 @@ def run(args):
     method_params = conf  # the rest: VoiceMaskParams / McAdamsParams / VtlnParams fields
     _check_params(args.method, method_params, args.config or "--method")
     progress = C.show_progress()
+    phones = None   # classes phones: the source set's PhoneAlignment (plan: checked; convert: the frames' labels)
+    if args.method == "vtln" and method_params.get("classes") == "phones" and args.part != "assemble":
+        phones = _phone_alignment(args, in_dir)
 
     if args.part in ("all", "plan"):
         full = DataDir.read(in_dir)
@@ -162,13 +194,20 @@ def run(args):
             if not args.target_data:
                 raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
             if not (args.resume and pool_path.exists()):
-                key = C.pool_key(args.target_data, args.max_targets, args.seed, k, world)
+                tphones = None
+                if phones is not None:
+                    from pydeid.voice.phone_classes import CTM_NAME, PhoneAlignment
+                    from pydeid.voice.vtln import build_vtln_params
+                    tphones = (PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir"),
+                               build_vtln_params(**method_params).phone_min_frames)
+                key = C.pool_key(args.target_data, args.max_targets, args.seed, k, world,
+                                 None if tphones is None else (Path(args.target_ali_dir) / CTM_NAME, tphones[1]))
                 if args.pool_file and C.shared_pool_matches(args.pool_file, key):
                     C.copy_pool(args.pool_file, pool_path)
                     log.info("vtln target pool: reused %s", args.pool_file)
                 else:
                     targets = C.build_vtln_pool(args.target_data, args.max_targets, args.seed, k, world,
-                                                progress=progress)
+                                                progress=progress, phones=tphones)
                     targets.save(pool_path)
                     log.info("vtln target pool: %d speakers -> %s", len(targets.models), pool_path)
                     if args.pool_file:
@@ -213,10 +252,10 @@ def run(args):
                 exp_x = Path(exp_x).resolve()
                 outputs.append((C.load_plan(exp_x / "secrets" / C.PLAN_NAME), Path(out_x).resolve() / "wav",
                                 exp_x / C.POOL_NAME))
-            C.convert_vtln_outputs(full, utts, outputs, resume=args.resume, progress=progress)
+            C.convert_vtln_outputs(full, utts, outputs, resume=args.resume, progress=progress, phones=phones)
         else:
             C.convert_utterances(full, utts, plan, wav_dir, world, pool_path=pool_path, resume=args.resume,
-                                 progress=progress)
+                                 progress=progress, phones=phones)
 
     if args.part in ("all", "assemble"):
         d = C.assemble(in_dir, out_dir, wav_dir)

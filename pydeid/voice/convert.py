@@ -13,6 +13,7 @@ import logging
 import os
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 
 
@@ -103,17 +104,32 @@ def speaker_genders(data: DataDir) -> dict[str, str]:
 
 
 def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int, k: int, world: WorldConfig,
-                    max_utts: int = 20, progress: bool = False):
+                    max_utts: int = 20, progress: bool = False, phones=None):
+    """phones: (PhoneAlignment of target_data, min_frames): phone-class models (pydeid.voice.phone_classes)."""
     from .vtln import VtlnTargets, speaker_model
     from .world import analyze
     d = DataDir.read(target_data)
     pool = choose_pool(d.speakers, max_targets, seed)
     spk2utt = d.spk2utt
+    if phones is not None:
+        phones[0].check_covers([u for spk in pool for u in spk2utt[spk][:max_utts]])
     models = {}
     for spk in _progress(pool, progress, "target speakers"):
         utts = spk2utt[spk][:max_utts]
         feats = (analyze(d.load_audio(u), 16000, world) for u in utts)
-        models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
+        if phones is not None:
+            from .phone_classes import phone_speaker_model
+            ali, min_frames = phones
+            pairs = ((f, ali.frame_classes(u, len(f.f0), world.frame_period)) for u, f in zip(utts, feats))
+            try:
+                models[spk] = phone_speaker_model(pairs, min_frames)
+            except ValueError as e:
+                raise FormatError(Path(target_data) / "utt2spk", None, f"target speaker '{spk}': {e}") from None
+        else:
+            models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
+    if phones is not None:
+        from .phone_classes import K
+        return VtlnTargets(models, K, world, classes="phones")
     return VtlnTargets(models, k, world)
 
 
@@ -150,13 +166,18 @@ def build_pitch_pool(target_data, max_targets: int, seed: int, world: WorldConfi
             for spk in choose_pool(d.speakers, max_targets, seed)}
 
 
-def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfig) -> dict:
-    """What a VTLN target pool depends on: the target data (its path and audio list), seed, -T, k, WORLD."""
+def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfig, phones=None) -> dict:
+    """What a VTLN target pool depends on: the target data (its path and audio list), seed, -T, k, WORLD; with
+    phone classes (phones: (phone CTM path, min_frames)) also the CTM's content and the back-off threshold."""
     d = Path(target_data).resolve()
     scp = (d / "wav.scp").read_bytes()
-    return {"target_data": str(d), "wav_scp_sha1": hashlib.sha1(scp).hexdigest(), "max_targets": int(max_targets),
-            "seed": int(seed), "k": int(k), "world": [world.f0_method, float(world.frame_period),
-                                                        world.fft_size or 0]}
+    key = {"target_data": str(d), "wav_scp_sha1": hashlib.sha1(scp).hexdigest(), "max_targets": int(max_targets),
+           "seed": int(seed), "k": int(k), "world": [world.f0_method, float(world.frame_period),
+                                                       world.fft_size or 0]}
+    if phones is not None:
+        key.update(classes="phones", phone_ctm_sha1=hashlib.sha1(Path(phones[0]).read_bytes()).hexdigest(),
+                   phone_min_frames=int(phones[1]))
+    return key
 
 
 def shared_pool_matches(pool_file, key: dict) -> bool:
@@ -279,7 +300,7 @@ def wav_path(wav_dir: Path, utt: str) -> Path:
 
 def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path, world: WorldConfig,
                        pool_path: Path | None = None, resume: bool = False, max_fit_utts: int = 30,
-                       progress: bool = False, cache_bytes: int = 512 * 2 ** 20) -> dict:
+                       progress: bool = False, cache_bytes: int = 512 * 2 ** 20, phones=None) -> dict:
     """Convert `utts` of `full` (the whole input data dir, so a speaker's fit never depends on the job split).
 
     vtln: convert_vtln_outputs() with this one output (the fit's WORLD analyses serve the conversions too).
@@ -290,7 +311,8 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     method = plan["method"]
     if method == "vtln":
         return convert_vtln_outputs(full, utts, [(plan, wav_dir, pool_path)], resume=resume,
-                                    max_fit_utts=max_fit_utts, progress=progress, cache_bytes=cache_bytes)
+                                    max_fit_utts=max_fit_utts, progress=progress, cache_bytes=cache_bytes,
+                                    phones=phones)
     wav_dir.mkdir(parents=True, exist_ok=True)
     todo_by_spk: dict[str, list[str]] = {}
     skipped = 0
@@ -347,13 +369,19 @@ def _speaker_fit_features(full: DataDir, fit_utts: list[str], world: WorldConfig
     return feats
 
 
+def _frame_classes(phones, utt: str, feats):
+    """The phone class of every WORLD frame of `feats` (utterance `utt`), from the set's PhoneAlignment."""
+    return phones.frame_classes(utt, len(feats.f0), feats.frame_period)
+
+
 def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dict, Path, Path]],
                          resume: bool = False, max_fit_utts: int = 30, progress: bool = False,
-                         cache_bytes: int = 512 * 2 ** 20) -> dict:
+                         cache_bytes: int = 512 * 2 ** 20, phones=None) -> dict:
     """VTLN conversion of `utts` into several outputs in one pass: [(plan, wav_dir, pool_path)], e.g. target
     strategies 1/2/3 or the draws of other seeds for the same input. Every utterance is analysed once for all
     outputs (the WORLD analysis is ~2/3 of a conversion) and each output's audio is bit-identical to a run
-    of that output alone. Returns counts {"converted", "skipped"} over all outputs."""
+    of that output alone. Returns counts {"converted", "skipped"} over all outputs. phones: the
+    phone_classes.PhoneAlignment of `full` (outputs with classes phones)."""
     from .vtln import VtlnTargets, VtlnTransformer
     from .world import analyze
     trs, world = [], None
@@ -365,7 +393,15 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
             raise FormatError(pool_path, None, "outputs converted in one pass must share their WORLD settings")
         world = targets.world
         wav_dir.mkdir(parents=True, exist_ok=True)
-        trs.append(VtlnTransformer(targets, params=build_vtln_params(**plan.get("params", {}))))
+        try:
+            trs.append(VtlnTransformer(targets, params=build_vtln_params(**plan.get("params", {}))))
+        except ValueError as e:
+            raise FormatError(pool_path, None, str(e)) from None
+        if trs[-1].params.classes == "phones" and phones is None:
+            raise FormatError(pool_path.parent, None, "its plan has phone classes: give the phone alignment of the "
+                                                      "input (--ali-dir)")
+    if phones is not None:
+        phones.check_covers(utts)
     todo: dict[str, dict[str, list[int]]] = {}
     skipped = 0
     for plan, _, pool_path in outputs:
@@ -392,8 +428,11 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
             seed = int(rng_for(outputs[j][0]["seed"], "kmeans", spk).integers(2 ** 31))
             feats = fit.values() if fit is not None else \
                 (analyze(full.load_audio(u), 16000, world) for u in fit_utts)
+            labels = None
+            if trs[j].params.classes == "phones":   # per fit utterance: its frames' phone classes
+                labels = [partial(_frame_classes, phones, u) for u in fit_utts]
             try:
-                trs[j].fit_features(iter(feats), seed=seed)
+                trs[j].fit_features(iter(feats), seed=seed, labels=labels)
             except ValueError as e:
                 raise FormatError(full.path / "utt2spk" if full.path else None, None,
                                   f"cannot model source speaker '{spk}' for vtln: {e}") from None
@@ -403,8 +442,9 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
             for j in js:
                 plan, wav_dir, _ = outputs[j]
                 e = plan["utt"][u]
+                lab = _frame_classes(phones, u, feats) if trs[j].params.classes == "phones" else None
                 y = trs[j].transform_features(feats, e.get("targets", e["target"]), wav, e.get("warp_shift", 0.0),
-                                              e.get("pitch_shift", 0.0))
+                                              e.get("pitch_shift", 0.0), labels=lab)
                 write_audio(wav_path(wav_dir, u), y, 16000)
                 done += 1
                 if bar is not None:

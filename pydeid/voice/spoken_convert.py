@@ -82,6 +82,9 @@ class FilledConverter:
             self.world = targets.world
             # the plan's options (class-mean replacement...) as the original conversion applied them
             self._tr = VtlnTransformer(targets, params=build_vtln_params(**plan.get("params", {})))
+            if self._tr.params.classes == "phones":   # the fill's frames have no phone alignment here
+                raise FormatError(pool_path.parent, None, "its plan has phone classes (classes: phones): converting "
+                                                          "a fill with them is not supported")
 
     def _fit(self, spk: str) -> None:
         """The source model of `spk` from its ORIGINAL utterances, with the k-means seed of the plan."""

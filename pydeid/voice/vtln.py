@@ -25,6 +25,9 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_shift / residual_scale: after warping, replace (a share of) each voiced frame's class mean spectrum by the
   paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.class_residual):
   what warping leaves of the source's own spectral shape within each class.
+- classes "phones": the classes are the aligned phones of the transcripts (pydeid.voice.phone_classes: a class per
+  vowel/sonorant, backed off to broad groups below phone_min_frames frames), paired with the target's by label;
+  the fit and each conversion then take the frames' phone classes (a phone CTM of the source set and of the pool).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .warping import bilinear, bin_omegas, warp_log_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
 N_CEPS = 24
+CLASS_MODES = ("kmeans", "phones")
 MAX_ALPHA = 0.4     # |warping factor| after the jitter offset (a bilinear warp needs |alpha| < 1)
 
 
@@ -50,6 +54,9 @@ class VtlnParams:
     class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
     residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
+    classes: str = "kmeans"        # kmeans (unsupervised, k of them) | phones (pydeid.voice.phone_classes)
+    phone_min_frames: int = 20     # phones: a class with fewer frames of a speaker backs off to its group
+    phone_warp_scale: float = 1.0  # phones: every warping factor scaled by this (0: no warp, class means only)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -67,6 +74,16 @@ def build_vtln_params(**overrides) -> VtlnParams:
     v = p.class_shift_from_hz
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
         raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
+    if p.classes not in CLASS_MODES:
+        raise ValueError(f"classes must be one of {', '.join(CLASS_MODES)}, got {p.classes!r}")
+    v = p.phone_min_frames
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ValueError(f"phone_min_frames must be an integer >= 1, got {v!r}")
+    v = p.phone_warp_scale
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
+        raise ValueError(f"phone_warp_scale must be a number in [0, 1], got {v!r}")
+    if p.classes != "phones" and (p.phone_warp_scale != 1.0 or p.phone_min_frames != 20):
+        raise ValueError("phone_min_frames and phone_warp_scale need classes: phones")
     return p
 
 
@@ -174,6 +191,7 @@ class VtlnTargets:
     models: dict[str, SpeakerModel]
     k: int = 8
     world: WorldConfig = field(default_factory=WorldConfig)
+    classes: str = "kmeans"     # phones: the models' classes are pydeid.voice.phone_classes.CLASSES
 
     def save(self, path) -> None:
         from pydeid.io import atomic_write
@@ -183,6 +201,8 @@ class VtlnTargets:
         arrays["__meta__/k"] = np.array(self.k)
         arrays["__meta__/world"] = np.array([self.world.f0_method, str(self.world.frame_period),
                                              str(self.world.fft_size or 0)])
+        if self.classes != "kmeans":
+            arrays["__meta__/classes"] = np.array(self.classes)
         with atomic_write(path, "wb", encoding=None) as f:
             np.savez(f, **arrays)
 
@@ -192,7 +212,8 @@ class VtlnTargets:
         spks = sorted({n.split("/")[0] for n in z.files if not n.startswith("__meta__")})
         w = z["__meta__/world"]
         world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None)
-        return cls({s: SpeakerModel.from_arrays(z, s) for s in spks}, int(z["__meta__/k"]), world)
+        classes = str(z["__meta__/classes"]) if "__meta__/classes" in z.files else "kmeans"
+        return cls({s: SpeakerModel.from_arrays(z, s) for s in spks}, int(z["__meta__/k"]), world, classes)
 
 
 def build_vtln(target_utterances: dict[str, list[np.ndarray]], sr: int = 16000, k: int = 8,
@@ -217,14 +238,25 @@ class VtlnTransformer:
         self.smooth_frames = smooth_frames
         self.source_: SpeakerModel | None = None
         self._alignments: dict[str, dict] = {}
+        if self.params.classes != targets.classes:
+            raise ValueError(f"the target pool has {targets.classes} classes, the plan asks for {self.params.classes}")
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
         """Model the source speaker from its utterances (waveforms)."""
         self.fit_features((analyze(w, sr, self.world) for w in utterances), seed=seed)
         return self
 
-    def fit_features(self, feats, seed: int = 0) -> "VtlnTransformer":
-        self.source_ = speaker_model(feats, k=self.targets.k, seed=seed)
+    def fit_features(self, feats, seed: int = 0, labels=None) -> "VtlnTransformer":
+        """classes phones: `labels` gives, in the order of `feats`, each utterance's frame classes
+        (phone_classes.PhoneAlignment.frame_classes): an array, or a function of the utterance's WorldFeatures."""
+        if self.params.classes == "phones":
+            from .phone_classes import phone_speaker_model
+            if labels is None:
+                raise ValueError("phone classes need the phone labels of the fit utterances")
+            pairs = ((f, lab(f) if callable(lab) else lab) for f, lab in zip(feats, labels))
+            self.source_ = phone_speaker_model(pairs, self.params.phone_min_frames)
+        else:
+            self.source_ = speaker_model(feats, k=self.targets.k, seed=seed)
         self._alignments = {}
         return self
 
@@ -232,7 +264,12 @@ class VtlnTransformer:
         if self.source_ is None:
             raise RuntimeError("call fit() with the source speaker's utterances first")
         if target not in self._alignments:
-            self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
+            if self.params.classes == "phones":
+                from .phone_classes import align_phones
+                self._alignments[target] = align_phones(self.source_, self.targets.models[target], self.grid,
+                                                        scale=self.params.phone_warp_scale)
+            else:
+                self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
         return self._alignments[target]
 
     def transform(self, wav: np.ndarray, target, sr: int = 16000, warp_shift: float = 0.0,
@@ -255,15 +292,22 @@ class VtlnTransformer:
         return al, (float(lf[:, 0].mean()), float(lf[:, 1].mean()))
 
     def transform_features(self, feats, target, wav: np.ndarray, warp_shift: float = 0.0,
-                           pitch_shift: float = 0.0) -> np.ndarray:
+                           pitch_shift: float = 0.0, labels: np.ndarray | None = None) -> np.ndarray:
         """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
-        every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean."""
+        every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean; `labels`: the frames'
+        phone classes (classes phones)."""
         al, target_f0 = self.pseudo_target(target)
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
         cls = np.zeros(len(feats.f0), dtype=int)
-        if v.any():
+        if self.params.classes == "phones":
+            from .phone_classes import voiced_classes
+            if labels is None or len(labels) != len(feats.f0):
+                raise ValueError("phone classes need the phone class of every frame of the utterance")
+            cls[v] = voiced_classes(labels, v)
+            frame_alpha[v] = al["alphas"][cls[v]]
+        elif v.any():
             C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])
             cls[v] = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
             frame_alpha[v] = al["alphas"][cls[v]]

@@ -1,0 +1,49 @@
+"""egs/speechocean762/s5 with a phone-class VTLN config (--voice-configs vtln:3_phcmnw): stage 3 aligns the sets it
+converts and the target voices (pocketsphinx phone CTMs, exp/align_ph/<set>) and converts with them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
+
+
+def _recipe_copy(repo_root: Path, dst: Path) -> Path:
+    src = repo_root / "egs" / "speechocean762" / "s5"
+    dst.mkdir()
+    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
+        os.symlink((src / name).resolve(), dst / name)
+    for name in ("run.sh", "db.sh"):
+        shutil.copy(src / name, dst / name)
+    return dst
+
+
+@pytest.mark.slow
+def test_tiny_phone_class_conversions(repo_root, tmp_path):
+    """Stages 0-3 at tiny settings with vtln:3_phcmnw: the phone CTMs of test_trial, test_enroll, train_xvc and
+    train_vtln exist, every converted party's data dir exists, the plans hold the phone-class options, the pool
+    is the phone-class pool (~1.5 CPU-min)."""
+    root = SHARED / "speechocean762_adults"
+    if not root.is_dir():
+        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
+    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
+                        "--voice-configs", "vtln:3_phcmnw", "--same-draws", "false", "--shifted-configs", ""],
+                       cwd=rec, capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    for s in ("test_trial", "test_enroll", "train_xvc", "train_vtln"):
+        ctm = rec / "exp" / "align_ph" / s / "phn_ali" / "ctm"
+        assert ctm.is_file() and any(line.split()[4] == "IY" for line in ctm.read_text().splitlines()), s
+    d = rec / "data"
+    for x in ("test_trial_vtln3_phcmnw", "test_wer_vtln3_phcmnw", "test_enroll_vtln3_phcmnw_a",
+              "train_xv_vtln3_phcmnw_a"):
+        assert (d / x / "wav.scp").is_file(), x
+    plan = json.loads((rec / "exp/voice/test_trial_vtln3_phcmnw/secrets/voice_plan.json").read_text())
+    assert plan["params"]["classes"] == "phones" and plan["params"]["phone_warp_scale"] == 0.0
+    assert (rec / "exp/voice/vtln_pool_pub_ph_s0.npz").is_file() and not (rec / "exp/voice/vtln_pool_pub_s0.npz").exists()
