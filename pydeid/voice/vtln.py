@@ -25,6 +25,11 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_shift / residual_scale: after warping, replace (a share of) each voiced frame's class mean spectrum by the
   paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.class_residual):
   what warping leaves of the source's own spectral shape within each class.
+- class_temperature: tau > 0 gives each voiced frame class posteriors instead of the nearest centroid
+  (pydeid.voice.soft_classes): its warping factor and its class spectra are posterior-weighted means.
+- warp_scale: every frame's warping factor multiplied by s (s < 1: formants moved less).
+- convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
+  conversion comes from).
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ class VtlnParams:
     class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
     residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
+    class_temperature: float = 0.0     # soft classes (pydeid.voice.soft_classes; 0: the nearest centroid)
+    warp_scale: float = 1.0        # every frame's warping factor times this (1: the fitted warps)
+    convert_f0: bool = True        # False: the source's F0 kept (the envelope's share of the cost)
+    convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -67,6 +76,13 @@ def build_vtln_params(**overrides) -> VtlnParams:
     v = p.class_shift_from_hz
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
         raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
+    for name, hi in (("class_temperature", 10.0), ("warp_scale", 1.0)):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= hi:
+            raise ValueError(f"{name} must be a number in [0, {hi:g}], got {v!r}")
+    for name in ("convert_f0", "convert_envelope"):
+        if not isinstance(getattr(p, name), bool):
+            raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
     return p
 
 
@@ -263,29 +279,38 @@ class VtlnTransformer:
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
         cls = np.zeros(len(feats.f0), dtype=int)
+        p = self.params
+        post = None
         if v.any():
             C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])
-            cls[v] = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
-            frame_alpha[v] = al["alphas"][cls[v]]
+            dist = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2)
+            cls[v] = dist.argmin(axis=1)
+            if p.class_temperature > 0:
+                from .soft_classes import class_posteriors
+                post = class_posteriors(dist, p.class_temperature)
+                frame_alpha[v] = post @ al["alphas"]
+            else:
+                frame_alpha[v] = al["alphas"][cls[v]]
         if self.smooth_frames > 1 and len(frame_alpha) >= self.smooth_frames:
             kern = np.ones(self.smooth_frames) / self.smooth_frames
             frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
+        if p.warp_scale != 1.0:
+            frame_alpha = frame_alpha * p.warp_scale
         if warp_shift:
             frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
         log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
-        p = self.params
-        if p.class_shift > 0 or p.residual_scale < 1:
+        if p.convert_envelope and (p.class_shift > 0 or p.residual_scale < 1):
             from .class_residual import band_profile, paired_target_spectra, replace_class_means
             ids = [target] if isinstance(target, str) else list(target)
             tspec = paired_target_spectra(len(src.class_spectra), [self.targets.models[t] for t in ids],
                                           [self.alignment(t)["pairs"] for t in ids])
             log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
                                          p.residual_scale, self.smooth_frames,
-                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz))
-        sp = np.exp(log_sp)
+                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post)
+        sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
-        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0)
+        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0) if p.convert_f0 else feats.f0
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)
