@@ -28,6 +28,8 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_temperature: tau > 0 gives each voiced frame class posteriors instead of the nearest centroid
   (pydeid.voice.soft_classes): its warping factor and its class spectra are posterior-weighted means.
 - warp_scale: every frame's warping factor multiplied by s (s < 1: formants moved less).
+- near_targets: n > 0 restricts each source speaker's targets to the n pool speakers of smallest |a0|
+  (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
 """
@@ -59,6 +61,7 @@ class VtlnParams:
     warp_scale: float = 1.0        # every frame's warping factor times this (1: the fitted warps)
     convert_f0: bool = True        # False: the source's F0 kept (the envelope's share of the cost)
     convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
+    near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -80,6 +83,8 @@ def build_vtln_params(**overrides) -> VtlnParams:
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= hi:
             raise ValueError(f"{name} must be a number in [0, {hi:g}], got {v!r}")
+    if isinstance(p.near_targets, bool) or not isinstance(p.near_targets, int) or p.near_targets < 0:
+        raise ValueError(f"near_targets must be an integer >= 0, got {p.near_targets!r}")
     for name in ("convert_f0", "convert_envelope"):
         if not isinstance(getattr(p, name), bool):
             raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
@@ -181,7 +186,8 @@ def align(source: SpeakerModel, target: SpeakerModel, grid: np.ndarray, max_dev:
     dp[~near] = np.inf
     alphas = np.empty(len(rows))
     alphas[rows] = grid[dp.argmin(axis=0)]
-    return {"alphas": alphas, "pairs": cols.astype(int), "global_alpha": float(grid[a0])}
+    return {"alphas": alphas, "pairs": cols.astype(int), "global_alpha": float(grid[a0]),
+            "distance": float(d[a0, rows, cols].mean())}
 
 
 @dataclass
@@ -233,6 +239,7 @@ class VtlnTransformer:
         self.smooth_frames = smooth_frames
         self.source_: SpeakerModel | None = None
         self._alignments: dict[str, dict] = {}
+        self._near: list[str] | None = None
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
         """Model the source speaker from its utterances (waveforms)."""
@@ -242,6 +249,7 @@ class VtlnTransformer:
     def fit_features(self, feats, seed: int = 0) -> "VtlnTransformer":
         self.source_ = speaker_model(feats, k=self.targets.k, seed=seed)
         self._alignments = {}
+        self._near = None
         return self
 
     def alignment(self, target: str) -> dict:
@@ -274,12 +282,17 @@ class VtlnTransformer:
                            pitch_shift: float = 0.0) -> np.ndarray:
         """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
         every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean."""
+        p = self.params
+        if p.near_targets > 0:
+            from .target_choice import choose, rank_near
+            if self._near is None:
+                self._near = rank_near({t: self.alignment(t) for t in self.targets.models})[:p.near_targets]
+            target = choose(target, self._near)
         al, target_f0 = self.pseudo_target(target)
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
         cls = np.zeros(len(feats.f0), dtype=int)
-        p = self.params
         post = None
         if v.any():
             C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])

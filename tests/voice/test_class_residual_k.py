@@ -121,3 +121,28 @@ def test_diagnosis_switches_and_shrunk_warps(setup):
     assert f_full > 1.3 * f_src and abs(np.log(f_f0 / f_full)) < 0.05 and abs(np.log(f_env / f_src)) < 0.05
     assert np.array_equal(_conv(setup, warp_scale=1.0), full)
     assert not np.array_equal(_conv(setup, warp_scale=0.5), full)
+
+
+def test_near_targets(vctk_voices):
+    """near_targets n: every drawn target is replaced by one of the n pool speakers of smallest |a0| for this
+    source, the same draw always by the same one; the conversion equals the plain one towards that speaker bit for
+    bit; n 0 keeps the plan's target; n >= pool size can still pick any speaker."""
+    from pydeid.voice.target_choice import pick, rank_near
+    pool = ("p225", "p226", "p228")
+    targets = build_vtln({s: vctk_voices[s][:4] for s in pool}, k=4, seed=0)
+    fit, x = vctk_voices["p227"][:4], vctk_voices["p227"][10]
+    feats = analyze(x, SR, targets.world)
+    near = VtlnTransformer(targets, params=build_vtln_params(near_targets=1)).fit(fit, SR, seed=0)
+    plain = VtlnTransformer(targets).fit(fit, SR, seed=0)
+    als = {t: plain.alignment(t) for t in pool}
+    order = rank_near(als)
+    assert [abs(als[t]["global_alpha"]) for t in order] == sorted(abs(als[t]["global_alpha"]) for t in pool)
+    best = order[0]
+    far = [t for t in pool if t != best][0]
+    y = near.transform_features(feats, far, x)
+    assert np.array_equal(y, plain.transform_features(feats, best, x))
+    assert not np.array_equal(plain.transform_features(feats, far, x), y)
+    assert pick(order[:2], "u1") == pick(order[:2], "u1") in order[:2]
+    assert {pick(order, f"t{i}") for i in range(40)} == set(pool)
+    with pytest.raises(ValueError):
+        build_vtln_params(near_targets=-1)
