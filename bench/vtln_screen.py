@@ -93,11 +93,25 @@ def wer_report(name: str, baselines: list[str], n_boot: int = 1000) -> dict:
     return rep
 
 
+def summary(names: list[str]) -> str:
+    """Markdown rows of the screens' exp/screen/<name>/wer.json: WER (errors / words), paired differences."""
+    rows = []
+    for n in names:
+        r = json.loads((Path("exp/screen") / n / "wer.json").read_text())
+        diffs = [f"{k[3:]} {v['diff']:+.1f} [{v['ci'][0]:+.1f}, {v['ci'][1]:+.1f}]" for k, v in r.items()
+                 if k.startswith("vs_") and v]
+        rows.append(f"| {n} | {json.dumps({k: v for k, v in r['params'].items()})} | {r['wer']:.1f} "
+                    f"({r['errors']}/{r['words']}) | {'; '.join(diffs)} |")
+    return "\n".join(["| screen | params | WER (errors/words) | paired differences (points, 95 % speaker "
+                      "bootstrap) |", "|---|---|---|---|", *rows])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--name", required=True, help="alphanumeric name of this setting")
-    ap.add_argument("--plan", required=True)
-    ap.add_argument("--pool", required=True)
+    ap.add_argument("--summary", nargs="+", metavar="NAME", help="only print the table of these finished screens")
+    ap.add_argument("--name", help="alphanumeric name of this setting")
+    ap.add_argument("--plan")
+    ap.add_argument("--pool")
     ap.add_argument("--fit-data", default="data/test_trial")
     ap.add_argument("--subset", default="data/test_wer")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -106,6 +120,11 @@ def main() -> None:
     ap.add_argument("--decode", action="store_true")
     ap.add_argument("--baseline", action="append", default=[], help="decode_general_test_wer_<name> to pair with")
     args = ap.parse_args()
+    if args.summary:
+        print(summary(args.summary))
+        return
+    if not (args.name and args.plan and args.pool):
+        ap.error("--name, --plan and --pool are required")
     if not args.name.isalnum():
         ap.error("--name must be alphanumeric")
     plan = json.loads(Path(args.plan).read_text())

@@ -28,6 +28,8 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_temperature: tau > 0 gives each voiced frame class posteriors instead of the nearest centroid
   (pydeid.voice.soft_classes): its warping factor and its class spectra are posterior-weighted means.
 - warp_scale: every frame's warping factor multiplied by s (s < 1: formants moved less).
+- class_shift_lifter: n > 0 moves only the first n cepstral coefficients of the class difference (its broad
+  shape: tilt, energy spread; not the formant-scale detail).
 - near_targets: n > 0 restricts each source speaker's targets to the n pool speakers of smallest |a0|
   (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
@@ -61,6 +63,7 @@ class VtlnParams:
     warp_scale: float = 1.0        # every frame's warping factor times this (1: the fitted warps)
     convert_f0: bool = True        # False: the source's F0 kept (the envelope's share of the cost)
     convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
+    class_shift_lifter: int = 0    # > 0: the class shift smoothed to its first n cepstra (class_residual)
     near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
 
 
@@ -83,8 +86,10 @@ def build_vtln_params(**overrides) -> VtlnParams:
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= hi:
             raise ValueError(f"{name} must be a number in [0, {hi:g}], got {v!r}")
-    if isinstance(p.near_targets, bool) or not isinstance(p.near_targets, int) or p.near_targets < 0:
-        raise ValueError(f"near_targets must be an integer >= 0, got {p.near_targets!r}")
+    for name in ("near_targets", "class_shift_lifter"):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
     for name in ("convert_f0", "convert_envelope"):
         if not isinstance(getattr(p, name), bool):
             raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
@@ -321,7 +326,8 @@ class VtlnTransformer:
                                           [self.alignment(t)["pairs"] for t in ids])
             log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
                                          p.residual_scale, self.smooth_frames,
-                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post)
+                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post,
+                                         p.class_shift_lifter)
         sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])

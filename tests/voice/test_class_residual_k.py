@@ -146,3 +146,21 @@ def test_near_targets(vctk_voices):
     assert {pick(order, f"t{i}") for i in range(40)} == set(pool)
     with pytest.raises(ValueError):
         build_vtln_params(near_targets=-1)
+
+
+def test_liftered_class_shift():
+    """class_shift_lifter n: the change made to a voiced frame is the class difference's projection on c1..cn (no
+    smoothing, no warp, beta 1: exactly); a lifter of all F-1 cepstra is the whole difference; 0 is the default."""
+    from pydeid.voice.vtln import _dct_basis
+    Y, voiced, cls, S, Tg = _toy(F=65)
+    a = np.zeros(len(Y))
+    full = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1)
+    assert np.array_equal(replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=0), full)
+    low = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=4)
+    B = _dct_basis(65, 4)
+    D = Tg[cls] - S[cls]
+    assert np.allclose((low - Y)[voiced], ((D @ B) @ B.T)[voiced]) and np.array_equal(low[~voiced], Y[~voiced])
+    assert not np.allclose(low, full)
+    assert np.allclose(replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=64), full)
+    with pytest.raises(ValueError):
+        build_vtln_params(class_shift_lifter=-2)
