@@ -8,7 +8,9 @@ smallest in magnitude (ties: the smaller mean paired class distance at a0), and 
 replaced by one of them, chosen by a hash of t: a deterministic function of the plan's draw, so the same plan, pool
 and source give the same output, and the plan's draws (uniform over the pool or its gender) stay spread over the n
 near speakers. With the class-mean replacement (class_shift) the target's class spectra still replace the source's:
-the speaker's own spectral detail goes while the formants move little.
+the speaker's own spectral detail goes while the formants move little. With near_f0_drawn, the F0 is converted to
+the drawn target's log-F0 statistics (of any speaker of the pool the plan allows): on speechocean762 the F0
+conversion alone costs +3.4 to +4.6 WER points, within the noise, so its variety is kept where it is cheap.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_shift_lifter: n > 0 moves only the first n cepstral coefficients of the class difference (its broad
   shape: tilt, energy spread; not the formant-scale detail).
 - near_targets: n > 0 restricts each source speaker's targets to the n pool speakers of smallest |a0|
-  (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash).
+  (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash); near_f0_drawn: the F0 is
+  still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
 """
@@ -65,6 +66,7 @@ class VtlnParams:
     convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
     class_shift_lifter: int = 0    # > 0: the class shift smoothed to its first n cepstra (class_residual)
     near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
+    near_f0_drawn: bool = False    # with near_targets: the F0 statistics of the plan's drawn target(s)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -90,7 +92,7 @@ def build_vtln_params(**overrides) -> VtlnParams:
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
-    for name in ("convert_f0", "convert_envelope"):
+    for name in ("convert_f0", "convert_envelope", "near_f0_drawn"):
         if not isinstance(getattr(p, name), bool):
             raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
     return p
@@ -292,8 +294,10 @@ class VtlnTransformer:
             from .target_choice import choose, rank_near
             if self._near is None:
                 self._near = rank_near({t: self.alignment(t) for t in self.targets.models})[:p.near_targets]
-            target = choose(target, self._near)
+            drawn, target = target, choose(target, self._near)
         al, target_f0 = self.pseudo_target(target)
+        if p.near_targets > 0 and p.near_f0_drawn:
+            target_f0 = self.pseudo_target(drawn)[1]
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced

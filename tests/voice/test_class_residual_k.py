@@ -164,3 +164,24 @@ def test_liftered_class_shift():
     assert np.allclose(replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=64), full)
     with pytest.raises(ValueError):
         build_vtln_params(class_shift_lifter=-2)
+
+
+def test_near_targets_f0_from_the_drawn_target(vctk_voices):
+    """near_f0_drawn: the envelope goes to the near speaker, the F0 to the drawn one (male p226 drawn, female p225
+    the near one for a p228 source here or the other way round: the median F0 follows the drawn target)."""
+    pool = ("p225", "p226")
+    targets = build_vtln({s: vctk_voices[s][:4] for s in pool}, k=4, seed=0)
+    fit, x = vctk_voices["p228"][:4], vctk_voices["p228"][10]
+    feats = analyze(x, SR, targets.world)
+    tr = VtlnTransformer(targets, params=build_vtln_params(near_targets=1)).fit(fit, SR, seed=0)
+    tr_d = VtlnTransformer(targets, params=build_vtln_params(near_targets=1, near_f0_drawn=True)).fit(fit, SR,
+                                                                                                      seed=0)
+    plain = VtlnTransformer(targets).fit(fit, SR, seed=0)
+    near = tr.transform_features(feats, "p225", x) is not None and tr._near[0]
+    other = [t for t in pool if t != near][0]
+    f_near = median_f0(plain.transform_features(feats, near, x))
+    f_other = median_f0(plain.transform_features(feats, other, x))
+    assert abs(np.log(f_near / f_other)) > 0.3                      # one female, one male target
+    assert abs(np.log(median_f0(tr.transform_features(feats, other, x)) / f_near)) < 0.05
+    assert abs(np.log(median_f0(tr_d.transform_features(feats, other, x)) / f_other)) < 0.05
+    assert np.array_equal(tr_d.transform_features(feats, near, x), plain.transform_features(feats, near, x))
