@@ -106,9 +106,43 @@ def summary(names: list[str]) -> str:
                       "bootstrap) |", "|---|---|---|---|", *rows])
 
 
+def a0_split(decodes: list[str], plan_path: str, pool: str, fit_data: str = "data/test_trial",
+             subset: str = "data/test_wer") -> str:
+    """WER of the original and of each decode (exp/ps/decode_general_test_wer_<name>) on the utterances grouped by
+    |a0|, the global warping factor from the utterance's speaker to its plan target (the plan of the decodes)."""
+    from pydeid.corpora.speechocean_report import read_per_utt
+    from pydeid.io import DataDir
+    from pydeid.voice.common import rng_for
+    from pydeid.voice.vtln import VtlnTargets, VtlnTransformer
+    from pydeid.voice.world import analyze
+    full, sub = DataDir.read(Path(fit_data)), DataDir.read(Path(subset))
+    plan = json.loads(Path(plan_path).read_text())
+    targets = VtlnTargets.load(pool)
+    tr = VtlnTransformer(targets)
+    a0 = {}
+    for spk in sorted({full.utt2spk[u] for u in sub.utts}):
+        tr.fit_features((analyze(full.load_audio(u), 16000, targets.world) for u in full.spk2utt[spk][:30]),
+                        seed=int(rng_for(plan["seed"], "kmeans", spk).integers(2 ** 31)))
+        for u in sub.utts:
+            if full.utt2spk[u] == spk:
+                a0[u] = abs(tr.alignment(plan["utt"][u]["target"])["global_alpha"])
+    per = {"original": read_per_utt(Path("exp/ps/decode_general_test_wer/scoring/per_utt"))}
+    for d in decodes:
+        per[d] = read_per_utt(Path(f"exp/ps/decode_general_test_wer_{d}/scoring/per_utt"))
+    rows = []
+    for lo, hi in ((0.0, 0.1), (0.1, 0.2), (0.2, 1.0)):
+        us = [u for u in sub.utts if lo <= a0[u] < hi]
+        w = sum(per["original"][u][1] for u in us)
+        rows.append(f"| [{lo:.1f}, {hi:.1f}) | {len(us)} / {w} | " + " | ".join(
+            f"{100 * sum(p[u][0] for u in us) / w:.1f}" for p in per.values()) + " |")
+    return "\n".join([f"| abs(a0) | utterances / words | {' | '.join(per)} |", "|---" * (2 + len(per)) + "|", *rows])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--summary", nargs="+", metavar="NAME", help="only print the table of these finished screens")
+    ap.add_argument("--a0-split", nargs="+", metavar="DECODE", help="only print the WER of these decodes by |a0| "
+                    "to the --plan's targets (--plan, --pool)")
     ap.add_argument("--name", help="alphanumeric name of this setting")
     ap.add_argument("--plan")
     ap.add_argument("--pool")
@@ -122,6 +156,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.summary:
         print(summary(args.summary))
+        return
+    if args.a0_split:
+        print(a0_split(args.a0_split, args.plan, args.pool, args.fit_data, args.subset))
         return
     if not (args.name and args.plan and args.pool):
         ap.error("--name, --plan and --pool are required")
