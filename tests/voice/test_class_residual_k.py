@@ -185,3 +185,17 @@ def test_near_targets_f0_from_the_drawn_target(vctk_voices):
     assert abs(np.log(median_f0(tr.transform_features(feats, other, x)) / f_near)) < 0.05
     assert abs(np.log(median_f0(tr_d.transform_features(feats, other, x)) / f_other)) < 0.05
     assert np.array_equal(tr_d.transform_features(feats, near, x), plain.transform_features(feats, near, x))
+
+
+def test_k_configs_load(repo_root):
+    """conf/voice/vtln_k*.yaml: every key is a VTLN option with a valid value, and each turns on what its name says."""
+    from pydeid.cli.transform_voice import _load_config
+    got = {}
+    for f in sorted((repo_root / "conf/voice").glob("vtln_k*.yaml")):
+        cfg = _load_config(f, "vtln")
+        params = {k: v for k, v in cfg.items() if k not in ("k", "world", "target_gender")}
+        got[f.stem] = build_vtln_params(**params)
+    assert set(got) == {"vtln_ksoft", "vtln_knear", "vtln_knearlift", "vtln_knearsoft"}
+    assert got["vtln_ksoft"].class_temperature > 0 and got["vtln_knear"].near_targets > 0
+    assert got["vtln_knearlift"].class_shift_lifter > 0 and got["vtln_knearlift"].near_f0_drawn
+    assert all(p.class_shift == 1.0 for p in got.values())
