@@ -195,7 +195,7 @@ def test_k_configs_load(repo_root):
         cfg = _load_config(f, "vtln")
         params = {k: v for k, v in cfg.items() if k not in ("k", "world", "target_gender")}
         got[f.stem] = build_vtln_params(**params)
-    assert set(got) == {"vtln_ksoft", "vtln_knear", "vtln_knearlift", "vtln_knearsoft"}
+    assert set(got) == {"vtln_ksoft", "vtln_knear", "vtln_knearlift", "vtln_knearsoft", "vtln_knearsoft10"}
     assert got["vtln_ksoft"].class_temperature > 0 and got["vtln_knear"].near_targets > 0
     assert got["vtln_knearlift"].class_shift_lifter > 0 and got["vtln_knearlift"].near_f0_drawn
     assert all(p.class_shift == 1.0 for p in got.values())
