@@ -72,13 +72,19 @@ def band_profile(n_bins: int, sr: int, from_hz: float) -> np.ndarray:
 def replace_class_means(log_sp_warped: np.ndarray, voiced: np.ndarray, frame_class: np.ndarray,
                         frame_alpha: np.ndarray, source_spectra: np.ndarray, target_spectra: np.ndarray,
                         class_shift: float, residual_scale: float, smooth_frames: int = 5,
-                        band: np.ndarray | None = None) -> np.ndarray:
+                        band: np.ndarray | None = None, posteriors: np.ndarray | None = None,
+                        lifter: int = 0) -> np.ndarray:
     """The corrected log envelope (T, F) of the module docstring.
 
     log_sp_warped: VTLN's warped log envelope (T, F); voiced: (T,) bool; frame_class: (T,) source class of each
     frame (read on voiced frames only); frame_alpha: (T,) the warping factor each frame was warped with;
     source_spectra / target_spectra: (k, F) the source's class spectra and the (paired, level-normalised) target
-    class spectra per source class; band: (F,) per-bin factor of class_shift (band_profile), None for 1."""
+    class spectra per source class; band: (F,) per-bin factor of class_shift (band_profile), None for 1;
+    posteriors: (n voiced, k) soft classes of the voiced frames (pydeid.voice.soft_classes): a frame's source and
+    target class spectra are then the posterior-weighted means over the classes (frame_class is not read);
+    lifter: n > 0 keeps of the class difference T_c - R only its first n cepstral coefficients (c1..cn, DCT of the
+    log envelope): its broad shape (tilt, the spread of energy over the band) is moved, not its formant-scale
+    detail, which is where a class paired with another phone's would move the formants."""
     if not (0.0 <= class_shift <= 1.0 and 0.0 <= residual_scale <= 1.0):
         raise ValueError("class_shift and residual_scale must lie in [0, 1]")
     out = np.array(log_sp_warped, dtype=np.float64, copy=True)
@@ -89,12 +95,24 @@ def replace_class_means(log_sp_warped: np.ndarray, voiced: np.ndarray, frame_cla
     c = np.asarray(frame_class)[idx]
     omega = bin_omegas(F)
     read = bilinear(omega[None, :], -np.asarray(frame_alpha)[idx, None])
+    if posteriors is None:
+        src, tgt = source_spectra[c], target_spectra[c]
+    else:
+        if posteriors.shape != (len(idx), len(source_spectra)):
+            raise ValueError(f"posteriors {posteriors.shape}: expected ({len(idx)} voiced frames, "
+                             f"{len(source_spectra)} classes)")
+        src, tgt = posteriors @ source_spectra, posteriors @ target_spectra   # the warp is linear in the spectrum
     R = np.zeros((T, F))
-    R[idx] = warp_log_envelope(source_spectra[c], read)     # row i of the gather is class c[i] warped by its alpha
+    R[idx] = warp_log_envelope(src, read)     # row i: frame i's class spectrum warped by its alpha
     R[idx] -= R[idx].mean(axis=1, keepdims=True)
     M = np.zeros((T, F))
     beta = class_shift if band is None else class_shift * np.asarray(band)[None, :]
-    M[idx] = R[idx] + beta * (target_spectra[c] - R[idx])
+    D = tgt - R[idx]
+    if lifter > 0:
+        from .vtln import _dct_basis
+        B = _dct_basis(F, lifter)
+        D = (D @ B) @ B.T
+    M[idx] = R[idx] + beta * D
     R = _voiced_smooth(R, voiced, smooth_frames)
     M = _voiced_smooth(M, voiced, smooth_frames)
     Y = out[idx]

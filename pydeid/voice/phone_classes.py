@@ -179,10 +179,10 @@ def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAM
     return SpeakerModel(np.zeros((K, 0)), spectra, own / n, log_f0_stats(f0s), n)
 
 
-def align_phones(source, target, grid: np.ndarray, max_dev: float = 0.1, scale: float = 1.0) -> dict:
+def align_phones(source, target, grid: np.ndarray, max_dev: float = 0.1) -> dict:
     """Warping factors of the classes paired by label: the global factor is the pooled classes' best warp; each
-    class's factor minimises its distance to the target's same class within +- max_dev of it; every factor is
-    then multiplied by `scale` (VtlnParams.phone_warp_scale; 0: no warp)."""
+    class's factor minimises its distance to the target's same class within +- max_dev of it (VtlnParams.warp_scale
+    scales them at conversion; 0: no warp)."""
     from .vtln import _warp_candidates
     if len(source.class_spectra) != K or len(target.class_spectra) != K:
         raise ValueError("phone-class alignment of models that do not have the phone classes")
@@ -190,7 +190,7 @@ def align_phones(source, target, grid: np.ndarray, max_dev: float = 0.1, scale: 
     d = ((W - target.class_spectra[None]) ** 2).mean(axis=2)               # (A, K)
     a0 = int(d[:, P_POOLED].argmin())
     d[np.abs(grid - grid[a0]) > max_dev + 1e-9] = np.inf
-    return {"alphas": scale * grid[d.argmin(axis=0)], "pairs": np.arange(K), "global_alpha": scale * float(grid[a0])}
+    return {"alphas": grid[d.argmin(axis=0)], "pairs": np.arange(K), "global_alpha": float(grid[a0])}
 
 
 def voiced_classes(frame_cls: np.ndarray, voiced: np.ndarray) -> np.ndarray:

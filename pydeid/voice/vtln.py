@@ -28,6 +28,16 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - classes "phones": the classes are the aligned phones of the transcripts (pydeid.voice.phone_classes: a class per
   vowel/sonorant, backed off to broad groups below phone_min_frames frames), paired with the target's by label;
   the fit and each conversion then take the frames' phone classes (a phone CTM of the source set and of the pool).
+- class_temperature: tau > 0 gives each voiced frame class posteriors instead of the nearest centroid
+  (pydeid.voice.soft_classes): its warping factor and its class spectra are posterior-weighted means.
+- warp_scale: every frame's warping factor multiplied by s (s < 1: formants moved less).
+- class_shift_lifter: n > 0 moves only the first n cepstral coefficients of the class difference (its broad
+  shape: tilt, energy spread; not the formant-scale detail).
+- near_targets: n > 0 restricts each source speaker's targets to the n pool speakers of smallest |a0|
+  (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash); near_f0_drawn: the F0 is
+  still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
+- convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
+  conversion comes from).
 """
 
 from __future__ import annotations
@@ -56,7 +66,13 @@ class VtlnParams:
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
     classes: str = "kmeans"        # kmeans (unsupervised, k of them) | phones (pydeid.voice.phone_classes)
     phone_min_frames: int = 20     # phones: a class with fewer frames of a speaker backs off to its group
-    phone_warp_scale: float = 1.0  # phones: every warping factor scaled by this (0: no warp, class means only)
+    class_temperature: float = 0.0     # soft classes (pydeid.voice.soft_classes; 0: the nearest centroid)
+    warp_scale: float = 1.0        # every frame's warping factor times this (1: the fitted warps)
+    convert_f0: bool = True        # False: the source's F0 kept (the envelope's share of the cost)
+    convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
+    class_shift_lifter: int = 0    # > 0: the class shift smoothed to its first n cepstra (class_residual)
+    near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
+    near_f0_drawn: bool = False    # with near_targets: the F0 statistics of the plan's drawn target(s)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -74,16 +90,26 @@ def build_vtln_params(**overrides) -> VtlnParams:
     v = p.class_shift_from_hz
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
         raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
+    for name, hi in (("class_temperature", 10.0), ("warp_scale", 1.0)):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= hi:
+            raise ValueError(f"{name} must be a number in [0, {hi:g}], got {v!r}")
+    for name in ("near_targets", "class_shift_lifter"):
+        v = getattr(p, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
+    for name in ("convert_f0", "convert_envelope", "near_f0_drawn"):
+        if not isinstance(getattr(p, name), bool):
+            raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
     if p.classes not in CLASS_MODES:
         raise ValueError(f"classes must be one of {', '.join(CLASS_MODES)}, got {p.classes!r}")
     v = p.phone_min_frames
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise ValueError(f"phone_min_frames must be an integer >= 1, got {v!r}")
-    v = p.phone_warp_scale
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
-        raise ValueError(f"phone_warp_scale must be a number in [0, 1], got {v!r}")
-    if p.classes != "phones" and (p.phone_warp_scale != 1.0 or p.phone_min_frames != 20):
-        raise ValueError("phone_min_frames and phone_warp_scale need classes: phones")
+    if p.classes != "phones" and p.phone_min_frames != 20:
+        raise ValueError("phone_min_frames needs classes: phones")
+    if p.classes == "phones" and p.class_temperature > 0:
+        raise ValueError("class_temperature (soft k-means classes) does not apply to classes: phones")
     return p
 
 
@@ -182,7 +208,8 @@ def align(source: SpeakerModel, target: SpeakerModel, grid: np.ndarray, max_dev:
     dp[~near] = np.inf
     alphas = np.empty(len(rows))
     alphas[rows] = grid[dp.argmin(axis=0)]
-    return {"alphas": alphas, "pairs": cols.astype(int), "global_alpha": float(grid[a0])}
+    return {"alphas": alphas, "pairs": cols.astype(int), "global_alpha": float(grid[a0]),
+            "distance": float(d[a0, rows, cols].mean())}
 
 
 @dataclass
@@ -240,6 +267,7 @@ class VtlnTransformer:
         self._alignments: dict[str, dict] = {}
         if self.params.classes != targets.classes:
             raise ValueError(f"the target pool has {targets.classes} classes, the plan asks for {self.params.classes}")
+        self._near: list[str] | None = None
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
         """Model the source speaker from its utterances (waveforms)."""
@@ -258,6 +286,7 @@ class VtlnTransformer:
         else:
             self.source_ = speaker_model(feats, k=self.targets.k, seed=seed)
         self._alignments = {}
+        self._near = None
         return self
 
     def alignment(self, target: str) -> dict:
@@ -266,8 +295,7 @@ class VtlnTransformer:
         if target not in self._alignments:
             if self.params.classes == "phones":
                 from .phone_classes import align_phones
-                self._alignments[target] = align_phones(self.source_, self.targets.models[target], self.grid,
-                                                        scale=self.params.phone_warp_scale)
+                self._alignments[target] = align_phones(self.source_, self.targets.models[target], self.grid)
             else:
                 self._alignments[target] = align(self.source_, self.targets.models[target], self.grid)
         return self._alignments[target]
@@ -296,12 +324,21 @@ class VtlnTransformer:
         """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
         every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean; `labels`: the frames'
         phone classes (classes phones)."""
+        p = self.params
+        if p.near_targets > 0:
+            from .target_choice import choose, rank_near
+            if self._near is None:
+                self._near = rank_near({t: self.alignment(t) for t in self.targets.models})[:p.near_targets]
+            drawn, target = target, choose(target, self._near)
         al, target_f0 = self.pseudo_target(target)
+        if p.near_targets > 0 and p.near_f0_drawn:
+            target_f0 = self.pseudo_target(drawn)[1]
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
         v = feats.voiced
         cls = np.zeros(len(feats.f0), dtype=int)
-        if self.params.classes == "phones":
+        post = None
+        if p.classes == "phones":
             from .phone_classes import voiced_classes
             if labels is None or len(labels) != len(feats.f0):
                 raise ValueError("phone classes need the phone class of every frame of the utterance")
@@ -309,27 +346,35 @@ class VtlnTransformer:
             frame_alpha[v] = al["alphas"][cls[v]]
         elif v.any():
             C = _normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1])
-            cls[v] = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
-            frame_alpha[v] = al["alphas"][cls[v]]
+            dist = ((C[:, None, :] - src.centroids[None, :, :]) ** 2).sum(axis=2)
+            cls[v] = dist.argmin(axis=1)
+            if p.class_temperature > 0:
+                from .soft_classes import class_posteriors
+                post = class_posteriors(dist, p.class_temperature)
+                frame_alpha[v] = post @ al["alphas"]
+            else:
+                frame_alpha[v] = al["alphas"][cls[v]]
         if self.smooth_frames > 1 and len(frame_alpha) >= self.smooth_frames:
             kern = np.ones(self.smooth_frames) / self.smooth_frames
             frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
+        if p.warp_scale != 1.0:
+            frame_alpha = frame_alpha * p.warp_scale
         if warp_shift:
             frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
         log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
-        p = self.params
-        if p.class_shift > 0 or p.residual_scale < 1:
+        if p.convert_envelope and (p.class_shift > 0 or p.residual_scale < 1):
             from .class_residual import band_profile, paired_target_spectra, replace_class_means
             ids = [target] if isinstance(target, str) else list(target)
             tspec = paired_target_spectra(len(src.class_spectra), [self.targets.models[t] for t in ids],
                                           [self.alignment(t)["pairs"] for t in ids])
             log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
                                          p.residual_scale, self.smooth_frames,
-                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz))
-        sp = np.exp(log_sp)
+                                         band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post,
+                                         p.class_shift_lifter)
+        sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
-        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0)
+        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0) if p.convert_f0 else feats.f0
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)

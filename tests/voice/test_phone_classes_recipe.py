@@ -45,5 +45,5 @@ def test_tiny_phone_class_conversions(repo_root, tmp_path):
               "train_xv_vtln3_phcmnw_a"):
         assert (d / x / "wav.scp").is_file(), x
     plan = json.loads((rec / "exp/voice/test_trial_vtln3_phcmnw/secrets/voice_plan.json").read_text())
-    assert plan["params"]["classes"] == "phones" and plan["params"]["phone_warp_scale"] == 0.0
+    assert plan["params"]["classes"] == "phones" and plan["params"]["warp_scale"] == 0.0
     assert (rec / "exp/voice/vtln_pool_pub_ph_s0.npz").is_file() and not (rec / "exp/voice/vtln_pool_pub_s0.npz").exists()
