@@ -404,7 +404,7 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
                 plan, wav_dir, _ = outputs[j]
                 e = plan["utt"][u]
                 y = trs[j].transform_features(feats, e.get("targets", e["target"]), wav, e.get("warp_shift", 0.0),
-                                              e.get("pitch_shift", 0.0))
+                                              e.get("pitch_shift", 0.0), e.get("ss_seed"))
                 write_audio(wav_path(wav_dir, u), y, 16000)
                 done += 1
                 if bar is not None:

@@ -25,6 +25,9 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 - class_shift / residual_scale: after warping, replace (a share of) each voiced frame's class mean spectrum by the
   paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.class_residual):
   what warping leaves of the source's own spectral shape within each class.
+- ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
+  subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
+  (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp.
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ class VtlnParams:
     class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
     residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
+    ss_dims: int = 0               # pydeid.voice.speaker_subspace: directions replaced (0: off)
+    ss_pseudo: str = "target"      # whose coordinates: the utterance's target, or a draw from the pool's Gaussian
+    ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
+    ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -67,6 +74,11 @@ def build_vtln_params(**overrides) -> VtlnParams:
     v = p.class_shift_from_hz
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
         raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
+    from .speaker_subspace import check_options
+    check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp)
+    if p.ss_dims and (p.n_average > 1 or p.class_shift > 0 or p.residual_scale < 1):
+        raise ValueError("ss_dims (speaker subspace) cannot be combined with n_average > 1, class_shift or "
+                         "residual_scale")
     return p
 
 
@@ -77,6 +89,8 @@ def draw_vtln(params: VtlnParams, rng: np.random.Generator) -> dict:
         out["warp_shift"] = float(rng.uniform(-params.warp_jitter, params.warp_jitter))
     if params.pitch_jitter_semitones > 0:
         out["pitch_shift"] = float(rng.uniform(-params.pitch_jitter_semitones, params.pitch_jitter_semitones))
+    if params.ss_dims > 0 and params.ss_pseudo == "gaussian":
+        out["ss_seed"] = int(rng.integers(2 ** 31))
     return out
 
 
@@ -217,6 +231,14 @@ class VtlnTransformer:
         self.smooth_frames = smooth_frames
         self.source_: SpeakerModel | None = None
         self._alignments: dict[str, dict] = {}
+        self._subspace = None
+
+    def subspace(self):
+        """The target pool's speaker subspace (pydeid.voice.speaker_subspace), fitted once."""
+        if self._subspace is None:
+            from .speaker_subspace import fit_subspace
+            self._subspace = fit_subspace(self.targets, self.grid)
+        return self._subspace
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
         """Model the source speaker from its utterances (waveforms)."""
@@ -236,8 +258,8 @@ class VtlnTransformer:
         return self._alignments[target]
 
     def transform(self, wav: np.ndarray, target, sr: int = 16000, warp_shift: float = 0.0,
-                  pitch_shift: float = 0.0) -> np.ndarray:
-        return self.transform_features(analyze(wav, sr, self.world), target, wav, warp_shift, pitch_shift)
+                  pitch_shift: float = 0.0, ss_seed: int | None = None) -> np.ndarray:
+        return self.transform_features(analyze(wav, sr, self.world), target, wav, warp_shift, pitch_shift, ss_seed)
 
     def pseudo_target(self, targets) -> tuple[dict, tuple[float, float]]:
         """The alignment and log-F0 statistics of one target (a speaker id) or of a pseudo-target averaged over
@@ -255,9 +277,10 @@ class VtlnTransformer:
         return al, (float(lf[:, 0].mean()), float(lf[:, 1].mean()))
 
     def transform_features(self, feats, target, wav: np.ndarray, warp_shift: float = 0.0,
-                           pitch_shift: float = 0.0) -> np.ndarray:
+                           pitch_shift: float = 0.0, ss_seed: int | None = None) -> np.ndarray:
         """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
-        every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean."""
+        every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean; `ss_seed`: the
+        utterance's draw of a Gaussian pseudo-speaker (ss_pseudo gaussian)."""
         al, target_f0 = self.pseudo_target(target)
         src = self.source_
         frame_alpha = np.full(len(feats.f0), al["global_alpha"])
@@ -272,10 +295,15 @@ class VtlnTransformer:
             frame_alpha = np.convolve(np.pad(frame_alpha, self.smooth_frames // 2, mode="edge"), kern, "valid")
         if warp_shift:
             frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
+        p = self.params
+        if p.ss_dims and not p.ss_warp:
+            frame_alpha = np.zeros_like(frame_alpha)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
         log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
-        p = self.params
+        if p.ss_dims:
+            from .speaker_subspace import convert_frames
+            log_sp = convert_frames(self, log_sp, v, cls, target, warp_shift, ss_seed)
         if p.class_shift > 0 or p.residual_scale < 1:
             from .class_residual import band_profile, paired_target_spectra, replace_class_means
             ids = [target] if isinstance(target, str) else list(target)
