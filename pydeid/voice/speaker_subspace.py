@@ -16,15 +16,18 @@ speaker subspace, each pool speaker has coordinates z_s in it (the pool mean is 
 Apply (per utterance, after VTLN's warp, voiced frames only): with U the first d directions,
 - the source's coordinates are measured in the target's frame: z_src = z_T + U^T (R - T), where R is the source's
   class spectra warped as VTLN warps them towards target T, T the target's paired class spectra (both as
-  supervectors in the reference's class order), z_T the target's coordinates (with `warp` off, plain analysis: R is
-  the source aligned to the reference as the pool was, z_src = U^T (R - mean));
-- the pseudo-speaker's coordinates z_P: the target's own (pseudo "target"), or drawn from the pool's Gaussian
+  supervectors in the reference's class order), z_T the target's coordinates (with `warp` off, plain analysis, or
+  with a pseudo-target averaged over several pool speakers: R is the source aligned to the reference as the pool
+  was, z_src = U^T (R - mean));
+- the pseudo-speaker's coordinates z_P: the target's own (pseudo "target"; the mean of the averaged targets'), or drawn from the pool's Gaussian
   (pseudo "gaussian": z = sum_s e_s z_s / sqrt(n - 1), e ~ N(0, I), seeded per utterance), times `scale` (0: the
   pool's mean voice, 1: the pseudo-speaker, > 1: exaggerated away from the mean);
 - every voiced frame of source class c gets the correction U (z_P - z_src) of its class (in log-envelope bins),
   averaged over `smooth_frames` neighbouring voiced frames so that class changes do not click. What lies outside
   the subspace (the phonetic detail, the source's part no pool speaker shares, the fine structure above c24) is
-  left as VTLN made it. d = 0 is plain VTLN; with pseudo "target" and d at its maximum this approaches the class-
+  left as VTLN made it. With `normalise` off (plain analysis only), the pool's and the source's classes are paired
+  with the reference's but not warped: the directions then carry the vocal-tract-length differences too, which
+  nothing else changes without the warp. d = 0 is plain VTLN; with pseudo "target" and d at its maximum this approaches the class-
   mean replacement of the subspace's span.
 """
 
@@ -92,8 +95,10 @@ class SpeakerSubspace:
         return cls.from_arrays(np.load(path, allow_pickle=False))
 
 
-def fit_subspace(targets, grid: np.ndarray) -> SpeakerSubspace:
-    """The speaker subspace of a VTLN target pool (pydeid.voice.vtln.VtlnTargets); `grid`: VTLN's warp grid."""
+def fit_subspace(targets, grid: np.ndarray, normalise: bool = True) -> SpeakerSubspace:
+    """The speaker subspace of a VTLN target pool (pydeid.voice.vtln.VtlnTargets); `grid`: VTLN's warp grid;
+    `normalise` False: the classes are paired with the reference's but not warped (the directions then hold the
+    vocal-tract-length differences too)."""
     from .vtln import align
     spks = sorted(targets.models)
     if len(spks) < 2:
@@ -113,7 +118,7 @@ def fit_subspace(targets, grid: np.ndarray) -> SpeakerSubspace:
         else:
             al = align(m, models[r], grid)
             alphas, pairs = al["alphas"], al["pairs"]
-        X[i, pairs] = _warped_classes(m.class_spectra, alphas) @ B
+        X[i, pairs] = _warped_classes(m.class_spectra, alphas if normalise else 0 * alphas) @ B
         cmap[i] = pairs
     X = X.reshape(len(spks), -1)
     mu = X.mean(axis=0)
@@ -171,7 +176,7 @@ def apply_corrections(log_sp: np.ndarray, voiced: np.ndarray, frame_class: np.nd
     return out
 
 
-def check_options(dims, pseudo, scale, warp) -> None:
+def check_options(dims, pseudo, scale, warp, normalise=True) -> None:
     """One-line errors for the plan's ss_* options."""
     if isinstance(dims, bool) or not isinstance(dims, int) or not 0 <= dims <= 512:
         raise ValueError(f"ss_dims must be an integer in [0, 512], got {dims!r}")
@@ -181,40 +186,46 @@ def check_options(dims, pseudo, scale, warp) -> None:
         raise ValueError(f"ss_scale must be a number in [0, 3], got {scale!r}")
     if not isinstance(warp, bool):
         raise ValueError(f"ss_warp must be true or false, got {warp!r}")
+    if not isinstance(normalise, bool):
+        raise ValueError(f"ss_normalise must be true or false, got {normalise!r}")
+    if not normalise and warp:
+        raise ValueError("ss_normalise false needs ss_warp false (the warp itself normalises vocal-tract length)")
 
 
-def convert_frames(tr, log_sp: np.ndarray, voiced: np.ndarray, frame_class: np.ndarray, target: str,
+def convert_frames(tr, log_sp: np.ndarray, voiced: np.ndarray, frame_class: np.ndarray, target,
                    warp_shift: float = 0.0, ss_seed: int | None = None) -> np.ndarray:
     """The speaker-subspace replacement of one utterance by a fitted VtlnTransformer `tr` (its params' ss_*
-    options): log_sp (T, F) is VTLN's output (warped, or with ss_warp off the plain analysis)."""
+    options): log_sp (T, F) is VTLN's output (warped, or with ss_warp off the plain analysis); `target`: a pool
+    speaker id or a list of them (an averaged pseudo-target: measured in the reference's frame, pseudo "target" is
+    the mean of their coordinates)."""
     from .vtln import MAX_ALPHA
     p = tr.params
     sub = tr.subspace()
     if p.ss_dims > sub.max_dims:
         raise ValueError(f"ss_dims {p.ss_dims} exceeds the pool's speaker subspace ({sub.max_dims} dimensions)")
-    if not isinstance(target, str):
-        raise ValueError("the speaker subspace needs one target per utterance (n_average 1)")
+    ids = [target] if isinstance(target, str) else list(target)
     src = tr.source_
     B = _cepstral_basis(log_sp.shape[1])
-    i_t = sub.index(target)
-    if p.ss_warp:
-        al = tr.alignment(target)
+    idx = [sub.index(t) for t in ids]
+    if p.ss_warp and len(ids) == 1:      # the source's coordinates measured in the target's frame
+        al = tr.alignment(ids[0])
         pairs = np.asarray(al["pairs"], dtype=int)
-        ref_of = sub.class_map[i_t][pairs]
+        ref_of = sub.class_map[idx[0]][pairs]
         alphas = np.clip(np.asarray(al["alphas"]) + warp_shift, -MAX_ALPHA, MAX_ALPHA)
         R = _warped_classes(src.class_spectra, alphas) @ B
-        T = tr.targets.models[target].class_spectra[pairs]
+        T = tr.targets.models[ids[0]].class_spectra[pairs]
         T = (T - T.mean(axis=1, keepdims=True)) @ B
-        z_t = sub.coords[i_t]
-    else:
+        z_t = sub.coords[idx[0]]
+    else:                                # plain analysis or averaged targets: in the reference's frame
         al = tr.alignment(sub.reference)
         ref_of = np.asarray(al["pairs"], dtype=int)
-        R, T, z_t = _warped_classes(src.class_spectra, al["alphas"]) @ B, None, None
+        a = al["alphas"] if p.ss_normalise else 0 * al["alphas"]
+        R, T, z_t = _warped_classes(src.class_spectra, a) @ B, None, None
     if p.ss_pseudo == "gaussian":
         if ss_seed is None:
             raise ValueError("ss_pseudo gaussian needs the utterance's draw (ss_seed) from the plan")
         z_p = draw_coords(sub, np.random.default_rng(int(ss_seed)))
     else:
-        z_p = sub.coords[i_t]
+        z_p = sub.coords[idx].mean(axis=0)
     corr = class_corrections(sub, p.ss_dims, R, T, ref_of, z_t, z_p, float(p.ss_scale)) @ B.T
     return apply_corrections(log_sp, voiced, frame_class, corr, tr.smooth_frames)

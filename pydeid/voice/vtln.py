@@ -57,6 +57,7 @@ class VtlnParams:
     ss_pseudo: str = "target"      # whose coordinates: the utterance's target, or a draw from the pool's Gaussian
     ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
     ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
+    ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -75,10 +76,9 @@ def build_vtln_params(**overrides) -> VtlnParams:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 4000.0:
         raise ValueError(f"class_shift_from_hz must be a number in [0, 4000] (Hz), got {v!r}")
     from .speaker_subspace import check_options
-    check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp)
-    if p.ss_dims and (p.n_average > 1 or p.class_shift > 0 or p.residual_scale < 1):
-        raise ValueError("ss_dims (speaker subspace) cannot be combined with n_average > 1, class_shift or "
-                         "residual_scale")
+    check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
+    if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
+        raise ValueError("ss_dims (speaker subspace) cannot be combined with class_shift or residual_scale")
     return p
 
 
@@ -237,7 +237,7 @@ class VtlnTransformer:
         """The target pool's speaker subspace (pydeid.voice.speaker_subspace), fitted once."""
         if self._subspace is None:
             from .speaker_subspace import fit_subspace
-            self._subspace = fit_subspace(self.targets, self.grid)
+            self._subspace = fit_subspace(self.targets, self.grid, self.params.ss_normalise)
         return self._subspace
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":

@@ -130,7 +130,7 @@ def test_params_checked():
                       ({"ss_pseudo": "random"}, "ss_pseudo"), ({"ss_scale": -1}, "ss_scale"),
                       ({"ss_scale": "1"}, "ss_scale"), ({"ss_warp": "no"}, "ss_warp"),
                       ({"ss_dims": 4, "class_shift": 1.0}, "cannot be combined"),
-                      ({"ss_dims": 4, "n_average": 2}, "cannot be combined")):
+                      ({"ss_dims": 4, "residual_scale": 0.5}, "cannot be combined")):
         with pytest.raises(ValueError, match=word) as e:
             build_vtln_params(**bad)
         assert "\n" not in str(e.value)
