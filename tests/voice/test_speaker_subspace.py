@@ -129,6 +129,7 @@ def test_params_checked():
     for bad, word in (({"ss_dims": -1}, "ss_dims"), ({"ss_dims": 2.5}, "ss_dims"), ({"ss_dims": True}, "ss_dims"),
                       ({"ss_pseudo": "random"}, "ss_pseudo"), ({"ss_scale": -1}, "ss_scale"),
                       ({"ss_scale": "1"}, "ss_scale"), ({"ss_warp": "no"}, "ss_warp"),
+                      ({"ss_normalise": False}, "needs ss_warp false"), ({"ss_normalise": 0}, "ss_normalise"),
                       ({"ss_dims": 4, "class_shift": 1.0}, "cannot be combined"),
                       ({"ss_dims": 4, "residual_scale": 0.5}, "cannot be combined")):
         with pytest.raises(ValueError, match=word) as e:
@@ -158,8 +159,19 @@ def test_transformer_on_real_voices(vctk_voices):
     assert not np.array_equal(ga, gb) and np.array_equal(ga, g.transform_features(feats, "p225", x, ss_seed=1))
     with pytest.raises(ValueError, match="ss_seed"):
         g.transform_features(feats, "p225", x)
-    nw = VtlnTransformer(targets, params=build_vtln_params(ss_dims=2, ss_warp=False)).fit(src, SR, seed=0)
-    assert np.isfinite(nw.transform_features(feats, "p225", x)).all()
+    # no warp underneath: the output's envelope is the input's but for the correction (the F0 still converted)
+    y_nowarp = VtlnTransformer(targets, params=build_vtln_params(ss_dims=2, ss_warp=False)).fit(
+        src, SR, seed=0).transform_features(feats, "p225", x)
+    raw = VtlnTransformer(targets, params=build_vtln_params(ss_dims=2, ss_warp=False, ss_normalise=False)).fit(
+        src, SR, seed=0)
+    y_raw = raw.transform_features(feats, "p225", x)
+    assert np.isfinite(y_nowarp).all() and not np.array_equal(y_nowarp, y_raw)
+    assert not np.array_equal(raw.subspace().basis, sub.basis)
+    # an averaged pseudo-target (n_average 2): measured in the reference's frame, deterministic
+    avg = VtlnTransformer(targets, params=build_vtln_params(ss_dims=2, n_average=2)).fit(src, SR, seed=0)
+    ya = avg.transform_features(feats, ["p225", "p228"], x)
+    assert np.isfinite(ya).all() and np.array_equal(ya, avg.transform_features(feats, ["p225", "p228"], x))
+    assert not np.array_equal(ya, avg.transform_features(feats, ["p225", "p226"], x))
     big = VtlnTransformer(targets, params=build_vtln_params(ss_dims=3)).fit(src, SR, seed=0)
     with pytest.raises(ValueError, match="exceeds"):
         big.transform_features(feats, "p225", x)
