@@ -226,3 +226,18 @@ def test_cli_config_ss(src_dir, tgt_dir, tmp_path, repo_root):
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "ss_pseudo" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_configs_load(repo_root):
+    """Every conf/voice/vtln_ss*.yaml is a valid VTLN config with the replacement on (names the recipe's
+    --voice-configs vtln:3_ss<name> select)."""
+    from pydeid.cli.transform_voice import _load_config
+    files = sorted((repo_root / "conf" / "voice").glob("vtln_ss*.yaml"))
+    assert len(files) >= 5
+    for f in files:
+        conf = _load_config(f, "vtln")
+        conf.pop("world")
+        conf.pop("k")
+        conf.pop("target_gender")
+        assert build_vtln_params(**conf).ss_dims > 0, f
+        assert f.stem[len("vtln_"):].isalnum(), f
