@@ -27,7 +27,8 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   what warping leaves of the source's own spectral shape within each class.
 - ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
-  (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp.
+  (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
+  converted), and ss_normalise false then fits the subspace on un-warped class spectra.
 """
 
 from __future__ import annotations
