@@ -19,16 +19,18 @@ Apply (per utterance, after VTLN's warp, voiced frames only): with U the first d
   supervectors in the reference's class order), z_T the target's coordinates (with `warp` off, plain analysis, or
   with a pseudo-target averaged over several pool speakers: R is the source aligned to the reference as the pool
   was, z_src = U^T (R - mean));
-- the pseudo-speaker's coordinates z_P: the target's own (pseudo "target"; the mean of the averaged targets'), or drawn from the pool's Gaussian
-  (pseudo "gaussian": z = sum_s e_s z_s / sqrt(n - 1), e ~ N(0, I), seeded per utterance), times `scale` (0: the
-  pool's mean voice, 1: the pseudo-speaker, > 1: exaggerated away from the mean);
+- the pseudo-speaker's coordinates z_P: the target's own (pseudo "target"; the mean of the averaged targets'), or
+  drawn from the pool's Gaussian (pseudo "gaussian": z = sum_s e_s z_s / sqrt(n - 1), e ~ N(0, I), seeded per
+  utterance), times `scale` (0: the pool's mean voice, 1: the pseudo-speaker, > 1: exaggerated away from the mean);
 - every voiced frame of source class c gets the correction U (z_P - z_src) of its class (in log-envelope bins),
   averaged over `smooth_frames` neighbouring voiced frames so that class changes do not click. What lies outside
   the subspace (the phonetic detail, the source's part no pool speaker shares, the fine structure above c24) is
   left as VTLN made it. With `normalise` off (plain analysis only), the pool's and the source's classes are paired
   with the reference's but not warped: the directions then carry the vocal-tract-length differences too, which
-  nothing else changes without the warp. d = 0 is plain VTLN; with pseudo "target" and d at its maximum this approaches the class-
-  mean replacement of the subspace's span.
+  nothing else changes without the warp. d = 0 is plain VTLN; with pseudo "target" and d at its maximum this is
+  the class-mean replacement restricted to the subspace's span.
+
+Measured on the real-voice benchmark (session 8): bench/results/voice_real_subspace.md.
 """
 
 from __future__ import annotations
