@@ -99,7 +99,7 @@ def main() -> None:
                     if st.startswith("3") else pool[:params.n_average]
                 d = draw_vtln(params, rng)
                 out[u] = tr.transform(wavs[u], tgts, warp_shift=d.get("warp_shift", 0.0),
-                                      pitch_shift=d.get("pitch_shift", 0.0))
+                                      pitch_shift=d.get("pitch_shift", 0.0), ss_seed=d.get("ss_seed"))
             timed[0] += time.process_time() - t0
         return out
 

@@ -214,6 +214,10 @@ def run(args):
                         C.share_pool(pool_path, args.pool_file, key)
             from pydeid.voice.vtln import VtlnTargets
             pool = sorted(VtlnTargets.load(pool_path).models)
+            ss = method_params.get("ss_dims", 0)
+            if ss and ss > len(pool) - 1:   # the speaker subspace of n pool speakers has at most n - 1 directions
+                raise FormatError(args.config, None, f"vtln: ss_dims {ss} exceeds the pool's speaker subspace "
+                                                     f"({len(pool) - 1} dimensions: {len(pool)} speakers)")
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
         pitch_pool = None
         if args.method == "voicemask" and method_params.get("pitch_mode") == "target":

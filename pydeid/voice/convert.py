@@ -444,7 +444,8 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
                 e = plan["utt"][u]
                 lab = _frame_classes(phones, u, feats) if trs[j].params.classes == "phones" else None
                 y = trs[j].transform_features(feats, e.get("targets", e["target"]), wav, e.get("warp_shift", 0.0),
-                                              e.get("pitch_shift", 0.0), labels=lab)
+                                              e.get("pitch_shift", 0.0), labels=lab,
+                                              ss_seed=e.get("ss_seed"))
                 write_audio(wav_path(wav_dir, u), y, 16000)
                 done += 1
                 if bar is not None:

@@ -114,7 +114,7 @@ class FilledConverter:
             self._fit(self.filled.utt2spk[u])
             e = self.plan["utt"][u]   # its draws as convert_vtln_outputs applies them: averaged targets, offsets
             y = self._tr.transform(self.filled.load_audio(u), e.get("targets", e["target"]), 16000,
-                                   e.get("warp_shift", 0.0), e.get("pitch_shift", 0.0))
+                                   e.get("warp_shift", 0.0), e.get("pitch_shift", 0.0), ss_seed=e.get("ss_seed"))
             write_audio(C.wav_path(wav_dir, u), y, 16000)
             n += 1
         return n

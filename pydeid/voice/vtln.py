@@ -38,6 +38,10 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
+- ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
+  subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
+  (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
+  converted), and ss_normalise false then fits the subspace on un-warped class spectra.
 """
 
 from __future__ import annotations
@@ -73,6 +77,11 @@ class VtlnParams:
     class_shift_lifter: int = 0    # > 0: the class shift smoothed to its first n cepstra (class_residual)
     near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
     near_f0_drawn: bool = False    # with near_targets: the F0 statistics of the plan's drawn target(s)
+    ss_dims: int = 0               # pydeid.voice.speaker_subspace: directions replaced (0: off)
+    ss_pseudo: str = "target"      # whose coordinates: the utterance's target, or a draw from the pool's Gaussian
+    ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
+    ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
+    ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -110,6 +119,12 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError("phone_min_frames needs classes: phones")
     if p.classes == "phones" and p.class_temperature > 0:
         raise ValueError("class_temperature (soft k-means classes) does not apply to classes: phones")
+    from .speaker_subspace import check_options
+    check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
+    if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
+        raise ValueError("ss_dims (speaker subspace) cannot be combined with class_shift or residual_scale")
+    if p.ss_dims and p.classes != "kmeans":
+        raise ValueError("ss_dims (speaker subspace) needs the k-means classes (classes: kmeans)")
     return p
 
 
@@ -120,6 +135,8 @@ def draw_vtln(params: VtlnParams, rng: np.random.Generator) -> dict:
         out["warp_shift"] = float(rng.uniform(-params.warp_jitter, params.warp_jitter))
     if params.pitch_jitter_semitones > 0:
         out["pitch_shift"] = float(rng.uniform(-params.pitch_jitter_semitones, params.pitch_jitter_semitones))
+    if params.ss_dims > 0 and params.ss_pseudo == "gaussian":
+        out["ss_seed"] = int(rng.integers(2 ** 31))
     return out
 
 
@@ -268,6 +285,14 @@ class VtlnTransformer:
         if self.params.classes != targets.classes:
             raise ValueError(f"the target pool has {targets.classes} classes, the plan asks for {self.params.classes}")
         self._near: list[str] | None = None
+        self._subspace = None
+
+    def subspace(self):
+        """The target pool's speaker subspace (pydeid.voice.speaker_subspace), fitted once."""
+        if self._subspace is None:
+            from .speaker_subspace import fit_subspace
+            self._subspace = fit_subspace(self.targets, self.grid, self.params.ss_normalise)
+        return self._subspace
 
     def fit(self, utterances: list[np.ndarray], sr: int = 16000, seed: int = 0) -> "VtlnTransformer":
         """Model the source speaker from its utterances (waveforms)."""
@@ -301,8 +326,9 @@ class VtlnTransformer:
         return self._alignments[target]
 
     def transform(self, wav: np.ndarray, target, sr: int = 16000, warp_shift: float = 0.0,
-                  pitch_shift: float = 0.0) -> np.ndarray:
-        return self.transform_features(analyze(wav, sr, self.world), target, wav, warp_shift, pitch_shift)
+                  pitch_shift: float = 0.0, ss_seed: int | None = None) -> np.ndarray:
+        return self.transform_features(analyze(wav, sr, self.world), target, wav, warp_shift, pitch_shift,
+                                       ss_seed=ss_seed)
 
     def pseudo_target(self, targets) -> tuple[dict, tuple[float, float]]:
         """The alignment and log-F0 statistics of one target (a speaker id) or of a pseudo-target averaged over
@@ -320,10 +346,12 @@ class VtlnTransformer:
         return al, (float(lf[:, 0].mean()), float(lf[:, 1].mean()))
 
     def transform_features(self, feats, target, wav: np.ndarray, warp_shift: float = 0.0,
-                           pitch_shift: float = 0.0, labels: np.ndarray | None = None) -> np.ndarray:
+                           pitch_shift: float = 0.0, labels: np.ndarray | None = None,
+                           ss_seed: int | None = None) -> np.ndarray:
         """`target`: a pool speaker id, or a list of them (an averaged pseudo-target); `warp_shift` is added to
         every frame's warping factor, `pitch_shift` (semitones) to the target's log-F0 mean; `labels`: the frames'
-        phone classes (classes phones)."""
+        phone classes (classes phones); `ss_seed`: the utterance's draw of a Gaussian pseudo-speaker (ss_pseudo
+        gaussian)."""
         p = self.params
         if p.near_targets > 0:
             from .target_choice import choose, rank_near
@@ -361,9 +389,14 @@ class VtlnTransformer:
             frame_alpha = frame_alpha * p.warp_scale
         if warp_shift:
             frame_alpha = np.clip(frame_alpha + warp_shift, -MAX_ALPHA, MAX_ALPHA)
+        if p.ss_dims and not p.ss_warp:
+            frame_alpha = np.zeros_like(frame_alpha)
         omega = bin_omegas(feats.sp.shape[1])
         read = bilinear(omega[None, :], -frame_alpha[:, None])
         log_sp = warp_log_envelope(np.log(np.maximum(feats.sp, 1e-30)), read)
+        if p.ss_dims:
+            from .speaker_subspace import convert_frames
+            log_sp = convert_frames(self, log_sp, v, cls, target, warp_shift, ss_seed)
         if p.convert_envelope and (p.class_shift > 0 or p.residual_scale < 1):
             from .class_residual import band_profile, paired_target_spectra, replace_class_means
             ids = [target] if isinstance(target, str) else list(target)
