@@ -290,9 +290,18 @@ fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: RTF per method on one core (taskset -c 0)"
-  [ -s exp/rtf.json ] || OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \
-    --voice-configs "$voice_configs" --utts "$rtf_utts" --comprise-tool "$comprise_tool" \
-    --comprise-pool-cache exp/comprise/pool_train_xv.json --out exp/rtf.json
+  # the methods no earlier run timed (exp/rtf*.json; the report takes each method's latest), in a file of their own
+  untimed=$(python -c '
+import json, sys
+timed = {m for f in sys.argv[2:] for m in json.load(open(f)).get("methods", {})}
+vn = lambda vc: vc.split(":")[0] + ("" if vc.split(":", 1)[1] == "-" else vc.split(":", 1)[1])
+print(" ".join(vc for vc in sys.argv[1].split() if vn(vc) not in timed))' "$voice_configs" $(ls exp/rtf*.json 2>/dev/null))
+  tool=(); [ "$comprise" = true ] && ! grep -qs '"comprise"' exp/rtf*.json && tool=(--comprise-tool "$comprise_tool")
+  if [ -n "$untimed" ] || [ ${#tool[@]} -gt 0 ]; then
+    OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \
+      --voice-configs "$untimed" --utts "$rtf_utts" "${tool[@]}" --comprise-pool-cache exp/comprise/pool_train_xv.json \
+      --out "exp/rtf_$(date -u +%Y%m%dT%H%M%S).json"
+  fi
   stage_cpu 4
 fi
 

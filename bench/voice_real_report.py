@@ -131,8 +131,12 @@ def paired_wer_diff(da: Path, db: Path, utt2spk: dict, n_boot: int, seed: int) -
         w[i] += a[u][1]
     counts = np.random.default_rng(seed).multinomial(len(spks), np.full(len(spks), 1 / len(spks)), size=n_boot)
     d = 100 * (counts @ eb - counts @ ea) / (counts @ w)
+    # the relative increase WER(b) / WER(a) - 1 of every resample (the ratio's own interval, in %)
+    r = 100 * (counts @ eb - counts @ ea) / np.maximum(counts @ ea, 1e-9)
     return {"diff": float(100 * (eb.sum() - ea.sum()) / w.sum()), "ci": [float(np.quantile(d, 0.025)),
                                                                          float(np.quantile(d, 0.975))],
+            "rel": float(100 * (eb.sum() - ea.sum()) / ea.sum()) if ea.sum() else None,
+            "rel_ci": [float(np.quantile(r, 0.025)), float(np.quantile(r, 0.975))] if ea.sum() else None,
             "utterances": len(utts), "words": int(w.sum())}
 
 
@@ -164,7 +168,7 @@ def limit_verdict(r: dict | None, w0: dict | None, limit: float = LIMIT_REL) -> 
     95 % interval of the relative increase entirely on one side), else 'undecided' (the interval holds the limit)."""
     if not r or not r.get("ci") or not w0 or not w0.get("wer_pct"):
         return "n/a"
-    lo, hi = (100 * x / w0["wer_pct"] for x in r["ci"])
+    lo, hi = r["rel_ci"] if r.get("rel_ci") else (100 * x / w0["wer_pct"] for x in r["ci"])
     return "below" if hi < limit else "above" if lo > limit else "undecided"
 
 
@@ -270,9 +274,12 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
 
 
 def relfmt(r: dict | None, w0: dict | None) -> str:
-    """A paired WER difference in points as a relative increase over the original's WER."""
+    """A paired WER difference as a relative increase over the original's WER, with the interval of the ratio's
+    own bootstrap (rel_ci) when paired_wer_diff gave it, else the difference's interval over the original's WER."""
     if not r or not r.get("ci") or not w0:
         return "n/a"
+    if r.get("rel_ci"):
+        return f"{r['rel']:+.0f} % [{r['rel_ci'][0]:+.0f}, {r['rel_ci'][1]:+.0f}]"
     return f"{100 * r['diff'] / w0['wer_pct']:+.0f} % [{100 * r['ci'][0] / w0['wer_pct']:+.0f}, " \
            f"{100 * r['ci'][1] / w0['wer_pct']:+.0f}]"
 

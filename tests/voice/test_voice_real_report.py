@@ -128,3 +128,16 @@ def test_limit_verdict_needs_the_whole_interval_on_one_side(report):
     assert report.limit_verdict({"diff": 12.0, "ci": [13.0, 20.0]}, w0) == "above"    # [+16.25, +25] %
     assert report.limit_verdict({"diff": 11.0, "ci": [4.0, 18.0]}, w0) == "undecided"
     assert report.limit_verdict(None, w0) == "n/a"
+    # the ratio's own bootstrap interval (paired_wer_diff's rel_ci) decides when it is there
+    assert report.limit_verdict({"diff": 8.0, "ci": [2.0, 11.0], "rel": 10.0, "rel_ci": [3.0, 16.0]}, w0) == "undecided"
+
+
+def test_relative_increase_interval_is_the_ratio_of_each_resample(report, tmp_path):
+    # two speakers: one doubles its errors (2 -> 4), the other keeps them: the ratio resamples range from +0 to +100 %
+    ps = tmp_path / "ps"
+    per_utt_file(ps / "a", {"x_0": (2, 10), "y_0": (2, 10)})
+    per_utt_file(ps / "b", {"x_0": (4, 10), "y_0": (2, 10)})
+    r = report.paired_wer_diff(ps / "a", ps / "b", {"x_0": "x", "y_0": "y"}, 400, 0)
+    assert r["rel"] == pytest.approx(50.0) and r["diff"] == pytest.approx(10.0)
+    assert r["rel_ci"] == pytest.approx([0.0, 100.0])
+    assert report.relfmt(r, {"wer_pct": 20.0}) == "+50 % [+0, +100]"
