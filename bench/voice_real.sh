@@ -146,28 +146,23 @@ reuse() {  # copy the original attacker, decodes and --reuse-configs results of 
     [ -e "$r/exp/ps/decode_general_test_trial_$v" ] && [ ! -e "exp/ps/decode_general_test_trial_$v" ] &&
       cp -a "$r/exp/ps/decode_general_test_trial_$v" "exp/ps/decode_general_test_trial_$v"
     copy_data "$r/data/test_trial_$v" "data/test_trial_$v"
+    # its utility subset (names the trial set's files): the trial-set decode then decodes only the other utterances
+    copy_data "$r/data/test_wer_$v" "data/test_wer_$v"
   done
   [ "$wer_set" = subset ] || [ -e exp/ps/decode_general_test_trial ] || [ ! -e "$r/exp/ps/decode_general_test_trial" ] ||
     cp -a "$r/exp/ps/decode_general_test_trial" exp/ps/decode_general_test_trial
 }
-copy_data() {  # copy_data <src-data> <dst-data>: a converted data dir and its audio; wav.scp names the copies
+copy_data() {  # copy_data <src-data> <dst-data>: a converted data dir (and its audio) of --reuse-run's data/
   [ -s "$2/wav.scp" ] && return 0
   [ -s "$1/wav.scp" ] || { echo "$0: --reuse-run: no $1/wav.scp" >&2; exit 1; }
-  local src dst
-  src=$(cd "$1" && pwd -P); mkdir -p "$2"; dst=$(cd "$2" && pwd -P)
+  local src dst rdata
+  src=$(cd "$1" && pwd -P); mkdir -p "$2"; dst=$(cd "$2" && pwd -P); rdata=$(cd "$1/.." && pwd -P)
   cp -a "$src/." "$dst/"
-  # its audio under <src>/wav is now under <dst>/wav; audio elsewhere (none in a recipe run) stays where it is
-  sed -i "s| $src/wav/| $dst/wav/|" "$dst/wav.scp"
+  # audio under the run's data/ is now under this work dir's data/ (copied first); audio elsewhere stays where it is
+  sed -i "s| $rdata/| $(dirname "$dst")/|" "$dst/wav.scp"
 }
 vname() { local m=${1%%:*} st=${1#*:}; [ "$st" = - ] && echo "$m" || echo "$m$st"; }
-decode_general() {  # decode_general <data name>: general-LM decode + score of data/<name> unless scored already
-  local d=exp/ps/decode_general_$1
-  [ -s "$d/scoring/per_utt" ] && return 0
-  # the decoder's CPU (~0.45 CPU-s per audio second) yields to everything else on the shared machine
-  nice -n 19 steps/decode_pocketsphinx.sh --lm general --nj 1 "data/$1" "$d" >/dev/null
-  steps/score.sh --results "exp/ps/RESULTS_$([[ $1 == test_trial* ]] && echo trial || echo subset).md" "data/$1" "$d" \
-    >/dev/null
-}
+. "$root/bench/voice_real_decode.sh"   # decode_general: the general-LM decodes (a trial set reuses its subset's)
 # --reuse-configs auto: the --voice-configs entries whose every attack (and general-LM decode) --reuse-run holds
 reuse_dir() { [ -d "$1/egs/speechocean762/s5/exp/xvector_original" ] && echo "$1/egs/speechocean762/s5" || echo "$1"; }
 if [ -n "$reuse_run" ] && [ "$reuse_configs" = auto ]; then
