@@ -40,7 +40,9 @@ VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target
            "cmhalf": "class means half-replaced", "cmmid": "class means replaced from 1.5 kHz",
            "cmhi": "class means replaced from 2.5 kHz", "avgcm": "pseudo-target mean of 8, class means replaced",
            "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz",
-           "anycm16": "16 classes, any-gender targets, class means replaced"}
+           "anycm16": "16 classes, any-gender targets, class means replaced",
+           "phcmnw": "phone classes, class means replaced, no warp (P, s8)",
+           "phanycmnw": "phone classes, any-gender targets, class means replaced, no warp (P, s8)"}
 
 
 def label(v: str) -> str:
