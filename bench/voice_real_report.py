@@ -41,8 +41,13 @@ VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target
            "cmhi": "class means replaced from 2.5 kHz", "avgcm": "pseudo-target mean of 8, class means replaced",
            "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz",
            "anycm16": "16 classes, any-gender targets, class means replaced",
-           "phcmnw": "phone classes, class means replaced, no warp (P, s8)",
-           "phanycmnw": "phone classes, any-gender targets, class means replaced, no warp (P, s8)"}
+           # the phone-class configs of session 8 (P: classes from pocketsphinx phone CTMs)
+           "ph": "phone classes (warps only)", "phcm": "phone classes, class means replaced",
+           "phanycm": "phone classes, any-gender targets, class means replaced",
+           "phcmnw": "phone classes, class means replaced, no warp",
+           "phanycmnw": "phone classes, any-gender targets, class means replaced, no warp",
+           "phanycmnwr": "phone classes, any-gender targets, class means replaced, no warp, residual 0.7",
+           "phavgcm": "phone classes, pseudo-target mean of 8, class means replaced"}
 
 
 def label(v: str) -> str:
