@@ -7,7 +7,12 @@
 # recipe's five and the issue-19 candidates) gets every attacker scenario (ignorant, lazy-informed, informed,
 # parameter-shifted, informed-same-draws: x-vector attackers trained on the train speakers, PLDA and cosine, EER with
 # speaker-bootstrap 95 % intervals), rho_F0, and pocketsphinx WER with the wheel's general LM, original vs
-# converted. Then, on the same files:
+# converted, on two sets (--wer-set): the 60-utterance / 412-word utility subset (data/test_wer, the recipe's meter
+# and the comparison with earlier sessions) and the whole published trial set (data/test_trial, 150 utterances: the
+# subset is a part of it; ~1.65 CPU-s of decoding per utterance, ~250 CPU-s per method, run at nice 19).
+# --copysynth true adds the floor row "WORLD analysis-synthesis, no conversion" (bench/voice_real_copysynth.py: what
+# the resynthesis alone costs), with its ignorant attack (its EER and rho_F0) and its decodes on both sets.
+# Then, on the same files:
 #   - the COMPRISE voice transformation tool's VoiceMask (bench/comprise/convert_with_comprise.py, run from its
 #     own checkout): the published trial set (150 utterances; the utility subset is a part of it), and with
 #     --comprise-informed true (default) the attackers' enrolment (150) and training (data/train_xvc, 120) utterances
@@ -22,6 +27,7 @@
 #
 #   bench/voice_real.sh [--stage 0] [--stop-stage 100] [--work bench/work/voice_real] [--nj 1]
 #       [--voice-configs "<run.sh --voice-configs>"] [--shifted-configs all|"<subset>"|""] [--same-draws true]
+#       [--wer-set both|subset|trial] [--copysynth true]
 #       [--reuse-run DIR [--reuse-configs auto|"<subset of --voice-configs>"]] [--comprise-tool DIR]
 #       [--comprise-informed true] [--comprise true]
 #       [--vctk true] [--vctk-configs "<subset of --voice-configs>"] [--vctk-per-spk 1] [--rtf-utts 12]
@@ -32,11 +38,13 @@
 # trials and training lists are checked): its original-speech attacker (exp/xvector_original, exp/attack/original),
 # the original decode and, for the --reuse-configs methods (auto: every --voice-configs entry whose attacks of every
 # scenario and general-LM decode it holds; the recipe's default run holds its five methods), their attack scores and
-# decodes are copied into the work directory instead of being recomputed. Without it, everything is computed here
+# decodes are copied into the work directory instead of being recomputed (with --wer-set trial|both also their
+# converted trial sets data/test_trial_<v>, to be decoded here, and their trial-set decodes when it holds them). Without it, everything is computed here
 # (the recipe's five methods took 2,124 CPU-s in stages 3, 5 and 6 of the lead's run, its exp/stage_times.tsv).
 #
-# Stages: 0 recipe stages 0-6 | 1 COMPRISE tool conversions | 2 its attacks and decodings | 3 vctk_subset |
-#         4 RTF | 5 report. Every stage skips what is already there (rerun to resume).
+# Stages: 0 recipe stages 0-6, the copy synthesis, the trial-set decodes | 1 COMPRISE tool conversions |
+#         2 its attacks and decodings | 3 vctk_subset | 4 RTF | 5 report. Every stage skips what is already there
+#         (rerun to resume).
 set -euo pipefail
 { # the whole script is read before it runs: editing it during a (long) run cannot change that run
 
@@ -54,6 +62,9 @@ comprise_tool=/work/comprise_tool/vtln_based_transformers
 comprise_informed=true   # the tool's lazy-informed and informed attackers (~270 more utterances converted by it)
 comprise=true            # false: skip stages 1-2 (the tool's conversions and their attacks/decodes)
 same_draws=true          # run.sh --same-draws: the extra informed-same-draws attacker
+wer_set=both             # the WER sets decoded: subset (data/test_wer, 60 utterances), trial (data/test_trial, all
+                         # 150 published trial utterances), both
+copysynth=true           # the floor row: WORLD analysis-synthesis with no conversion (ignorant attack, WER, rho_F0)
 reuse_run=
 reuse_configs=auto       # with --reuse-run: the --voice-configs entries whose attacks and decode it holds
 vctk=true
@@ -70,6 +81,10 @@ cd "$root"
 cmdline="$0 $*"
 . utils/parse_options.sh
 [ $# -eq 0 ] || { echo "Usage: $0 [options]  (see the header of $0)" >&2; exit 1; }
+case $wer_set in subset|trial|both) ;; *) echo "$0: --wer-set must be subset, trial or both, got '$wer_set'" >&2; exit 1 ;; esac
+for b in copysynth:"$copysynth" comprise:"$comprise" vctk:"$vctk" same-draws:"$same_draws"; do
+  case ${b#*:} in true|false) ;; *) echo "$0: --${b%%:*} must be true or false, got '${b#*:}'" >&2; exit 1 ;; esac
+done
 log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (voice_real.sh) $*"; }
 
 mkdir -p "$work"
@@ -126,9 +141,28 @@ reuse() {  # copy the original attacker, decodes and --reuse-configs results of 
       [ -e "$x" ] || { echo "$0: --reuse-configs $vc: $x not in --reuse-run" >&2; exit 1; }
       [ -e "${x#$r/}" ] || cp -a "$x" "${x#$r/}"
     done
+    [ "$wer_set" != subset ] || continue
+    # the trial-set meter: the published converted trial set (decoded here unless --reuse-run decoded it)
+    [ -e "$r/exp/ps/decode_general_test_trial_$v" ] && [ ! -e "exp/ps/decode_general_test_trial_$v" ] &&
+      cp -a "$r/exp/ps/decode_general_test_trial_$v" "exp/ps/decode_general_test_trial_$v"
+    copy_data "$r/data/test_trial_$v" "data/test_trial_$v"
+    # its utility subset (names the trial set's files): the trial-set decode then decodes only the other utterances
+    copy_data "$r/data/test_wer_$v" "data/test_wer_$v"
   done
+  [ "$wer_set" = subset ] || [ -e exp/ps/decode_general_test_trial ] || [ ! -e "$r/exp/ps/decode_general_test_trial" ] ||
+    cp -a "$r/exp/ps/decode_general_test_trial" exp/ps/decode_general_test_trial
+}
+copy_data() {  # copy_data <src-data> <dst-data>: a converted data dir (and its audio) of --reuse-run's data/
+  [ -s "$2/wav.scp" ] && return 0
+  [ -s "$1/wav.scp" ] || { echo "$0: --reuse-run: no $1/wav.scp" >&2; exit 1; }
+  local src dst rdata
+  src=$(cd "$1" && pwd -P); mkdir -p "$2"; dst=$(cd "$2" && pwd -P); rdata=$(cd "$1/.." && pwd -P)
+  cp -a "$src/." "$dst/"
+  # audio under the run's data/ is now under this work dir's data/ (copied first); audio elsewhere stays where it is
+  sed -i "s| $rdata/| $(dirname "$dst")/|" "$dst/wav.scp"
 }
 vname() { local m=${1%%:*} st=${1#*:}; [ "$st" = - ] && echo "$m" || echo "$m$st"; }
+. "$root/bench/voice_real_decode.sh"   # decode_general: the general-LM decodes (a trial set reuses its subset's)
 # --reuse-configs auto: the --voice-configs entries whose every attack (and general-LM decode) --reuse-run holds
 reuse_dir() { [ -d "$1/egs/speechocean762/s5/exp/xvector_original" ] && echo "$1/egs/speechocean762/s5" || echo "$1"; }
 if [ -n "$reuse_run" ] && [ "$reuse_configs" = auto ]; then
@@ -173,7 +207,30 @@ if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   [ -z "$reuse_run" ] || reuse "$reuse_run"
   # privacy first (stage 6, the attacks), then utility (stage 5: the general LM decodes at RTF ~0.5)
   nice -n 5 ./run.sh --stage 6 --stop-stage 6 "${ro[@]}"
-  nice -n 5 ./run.sh --stage 5 --stop-stage 5 --lms general "${ro[@]}"
+  if [ "$copysynth" = true ]; then   # the floor: WORLD analysis-synthesis of the published trial set, unchanged
+    nice -n 5 python "$root/bench/voice_real_copysynth.py" data/test_trial data/test_trial_copysynth >/dev/null
+    [ -s data/test_wer_copysynth/wav.scp ] || utils/subset_data_dir.sh --utt-list data/test_wer/utt2spk \
+      data/test_trial_copysynth data/test_wer_copysynth >/dev/null
+    [ -f exp/attack/ignorant_copysynth/scores/metrics.json ] ||
+      nice -n 5 steps/attack.sh --seed $((seed + 1)) --xvector-config conf/xvector/mini.yaml --epochs 8 --nj 1 \
+        --num-threads 1 --scenario ignorant --method copysynth --model exp/xvector_original --orig-trial data/test_trial \
+        --pitch-cache exp/attack/pitch_copysynth.json data/train_xv data/test_enroll data/test_trial_copysynth \
+        exp/attack/ignorant_copysynth >exp/attack/ignorant_copysynth.log 2>&1 ||
+      { echo "$0: attack ignorant_copysynth failed, see exp/attack/ignorant_copysynth.log" >&2; exit 1; }
+  fi
+  if [ "$wer_set" != trial ]; then
+    nice -n 5 ./run.sh --stage 5 --stop-stage 5 --lms general "${ro[@]}"
+    [ "$copysynth" = false ] || decode_general test_wer_copysynth
+  fi
+  if [ "$wer_set" != subset ]; then   # the whole published trial set: original, every method, the copy synthesis
+    log "stage 0: general-LM decodes of the 150-utterance trial set (--wer-set $wer_set)"
+    decode_general test_trial
+    for vc in $voice_configs $([ "$copysynth" = true ] && echo copysynth:-); do
+      v=$(vname "$vc")
+      [ -s "data/test_trial_$v/wav.scp" ] || { echo "$0: no data/test_trial_$v to decode (--wer-set $wer_set)" >&2; exit 1; }
+      decode_general "test_trial_$v"
+    done
+  fi
   stage_cpu 0
 fi
 
@@ -213,11 +270,8 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ] && [ "$comprise" = true ]; then
     tool_attack lazy-informed data/train_xv data/test_enroll_comprise_a --model exp/xvector_original
     tool_attack informed data/train_xv_comprise_a data/test_enroll_comprise_a
   fi
-  [ -s exp/ps/decode_general_test_wer_comprise/scoring/per_utt ] || {
-    nice -n 5 steps/decode_pocketsphinx.sh --lm general --nj 1 data/test_wer_comprise \
-      exp/ps/decode_general_test_wer_comprise >/dev/null
-    steps/score.sh --results exp/ps/RESULTS_comprise.md data/test_wer_comprise exp/ps/decode_general_test_wer_comprise \
-      >/dev/null; }
+  [ "$wer_set" = trial ] || decode_general test_wer_comprise
+  [ "$wer_set" = subset ] || decode_general test_trial_comprise
   stage_cpu 2
 fi
 
@@ -231,9 +285,18 @@ fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: RTF per method on one core (taskset -c 0)"
-  [ -s exp/rtf.json ] || OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \
-    --voice-configs "$voice_configs" --utts "$rtf_utts" --comprise-tool "$comprise_tool" \
-    --comprise-pool-cache exp/comprise/pool_train_xv.json --out exp/rtf.json
+  # the methods no earlier run timed (exp/rtf*.json; the report takes each method's latest), in a file of their own
+  untimed=$(python -c '
+import json, sys
+timed = {m for f in sys.argv[2:] for m in json.load(open(f)).get("methods", {})}
+vn = lambda vc: vc.split(":")[0] + ("" if vc.split(":", 1)[1] == "-" else vc.split(":", 1)[1])
+print(" ".join(vc for vc in sys.argv[1].split() if vn(vc) not in timed))' "$voice_configs" $(ls exp/rtf*.json 2>/dev/null))
+  tool=(); [ "$comprise" = true ] && ! grep -qs '"comprise"' exp/rtf*.json && tool=(--comprise-tool "$comprise_tool")
+  if [ -n "$untimed" ] || [ ${#tool[@]} -gt 0 ]; then
+    OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \
+      --voice-configs "$untimed" --utts "$rtf_utts" "${tool[@]}" --comprise-pool-cache exp/comprise/pool_train_xv.json \
+      --out "exp/rtf_$(date -u +%Y%m%dT%H%M%S).json"
+  fi
   stage_cpu 4
 fi
 

@@ -1,7 +1,8 @@
 """Tables of bench/voice_real.sh: bench/results/voice_real.md and voice_real.json from its work directory.
 
 Per method (PLDA and cosine back-ends): pocketsphinx WER with the wheel's general LM (original vs converted, the
-relative increase), EER of the four attacker scenarios with speaker-bootstrap 95 % intervals and trial counts,
+relative increase, paired) on the 60-utterance utility subset and on the whole 150-utterance trial set (the subset is
+a part of it; --wer-set of bench/voice_real.sh), the WORLD analysis-synthesis floor row (copysynth), EER of the four attacker scenarios with speaker-bootstrap 95 % intervals and trial counts,
 rho_F0, RTF on one core; the pydeid methods and the COMPRISE tool side by side on the same files (the trials of
 the WER subset); vctk_subset WER and rho_F0. Missing pieces (a stage not run) are reported as such, not guessed.
 
@@ -25,7 +26,9 @@ from pydeid.report import markdown_table
 LABEL = {"voicemask": "VoiceMask (pitch shift)", "voicemasktarget": "VoiceMask pitch_mode target",
          "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3", "mcadams": "McAdams alpha 0.8",
          "mcadamsrange": "McAdams alpha ~ U(0.7, 0.9) per utt.", "mcadamsvtln3": "VTLN S3 then McAdams 0.8",
-         "comprise": "COMPRISE tool VoiceMask"}
+         "comprise": "COMPRISE tool VoiceMask", "copysynth": "WORLD analysis-synthesis, no conversion"}
+EXTRA = ("copysynth",)   # rows of the bench itself, not of --voice-configs: listed first when the work dir holds them
+LIMIT_REL = 15.0         # the issue's utility limit: WER increase <= 15 % relative to the original's
 BACKENDS = ("plda", "cosine")
 SCEN = (*SCENARIOS, "informed-same-draws")   # run.sh --same-draws true: the extra row
 TOOL_SCEN = ("ignorant", "lazy-informed", "informed")   # the COMPRISE tool's attackers (stage 2)
@@ -37,7 +40,14 @@ VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target
            "cmhalf": "class means half-replaced", "cmmid": "class means replaced from 1.5 kHz",
            "cmhi": "class means replaced from 2.5 kHz", "avgcm": "pseudo-target mean of 8, class means replaced",
            "avgcmhi": "pseudo-target mean of 8, class means replaced from 2.5 kHz",
-           "anycm16": "16 classes, any-gender targets, class means replaced"}
+           "anycm16": "16 classes, any-gender targets, class means replaced",
+           # the phone-class configs of session 8 (P: classes from pocketsphinx phone CTMs)
+           "ph": "phone classes (warps only)", "phcm": "phone classes, class means replaced",
+           "phanycm": "phone classes, any-gender targets, class means replaced",
+           "phcmnw": "phone classes, class means replaced, no warp",
+           "phanycmnw": "phone classes, any-gender targets, class means replaced, no warp",
+           "phanycmnwr": "phone classes, any-gender targets, class means replaced, no warp, residual 0.7",
+           "phavgcm": "phone classes, pseudo-target mean of 8, class means replaced"}
 
 
 def label(v: str) -> str:
@@ -128,8 +138,12 @@ def paired_wer_diff(da: Path, db: Path, utt2spk: dict, n_boot: int, seed: int) -
         w[i] += a[u][1]
     counts = np.random.default_rng(seed).multinomial(len(spks), np.full(len(spks), 1 / len(spks)), size=n_boot)
     d = 100 * (counts @ eb - counts @ ea) / (counts @ w)
+    # the relative increase WER(b) / WER(a) - 1 of every resample (the ratio's own interval, in %)
+    r = 100 * (counts @ eb - counts @ ea) / np.maximum(counts @ ea, 1e-9)
     return {"diff": float(100 * (eb.sum() - ea.sum()) / w.sum()), "ci": [float(np.quantile(d, 0.025)),
                                                                          float(np.quantile(d, 0.975))],
+            "rel": float(100 * (eb.sum() - ea.sum()) / ea.sum()) if ea.sum() else None,
+            "rel_ci": [float(np.quantile(r, 0.025)), float(np.quantile(r, 0.975))] if ea.sum() else None,
             "utterances": len(utts), "words": int(w.sum())}
 
 
@@ -147,6 +161,24 @@ def rho(exp: Path, name: str) -> float | None:
     return json.loads(m.read_text()).get("pitch", {}).get("pitch_correlation")
 
 
+def with_extra_rows(work: Path, vs: list[str]) -> list[str]:
+    """vs with the bench's own rows (EXTRA) first, for those the work dir holds a decode or an attack of."""
+    exp = work / "exp"
+    have = [x for x in EXTRA if x not in vs and (
+        any((exp / "ps" / f"decode_general_{s}_{x}" / "scoring" / "per_utt").is_file() for s in ("test_wer", "test_trial"))
+        or (exp / "attack" / f"ignorant_{x}" / "scores" / "metrics.json").is_file())]
+    return have + vs
+
+
+def limit_verdict(r: dict | None, w0: dict | None, limit: float = LIMIT_REL) -> str:
+    """Where a paired WER increase stands against the relative limit: below / above it beyond the noise (the paired
+    95 % interval of the relative increase entirely on one side), else 'undecided' (the interval holds the limit)."""
+    if not r or not r.get("ci") or not w0 or not w0.get("wer_pct"):
+        return "n/a"
+    lo, hi = r["rel_ci"] if r.get("rel_ci") else (100 * x / w0["wer_pct"] for x in r["ci"])
+    return "below" if hi < limit else "above" if lo > limit else "undecided"
+
+
 def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | None = None) -> dict:
     data, exp = work / "data", work / "exp"
     trials = read_trials(data / "test_trial" / "trials")
@@ -157,12 +189,22 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
                             "subset_target": sum(sub.values()), "subset_nontarget": len(sub) - sum(sub.values()),
                             "enroll_speakers": len(read_kaldi_map(data / "test_enroll" / "spk2gender")),
                             "wer_utterances": len(wer_utt2spk), "wer_speakers": len(set(wer_utt2spk.values())),
+                            "trial_utterances": len(trial_spk), "trial_speakers": len(set(trial_spk.values())),
                             "bootstrap": n_boot},
                  "wer": {}, "eer": {b: {} for b in BACKENDS}, "eer_subset": {b: {} for b in BACKENDS}, "rho_f0": {}}
     for c in ["test_wer"] + [f"test_wer_{v}" for v in vs + ["comprise"]]:
         d = exp / "ps" / f"decode_general_{c}"
         if (d / "scoring" / "per_utt").is_file():
             rep["wer"][c] = wer_of(d, wer_utt2spk, n_boot, seed)
+    # the whole published trial set (150 utterances): the tighter utility meter (bench/voice_real.sh --wer-set)
+    rep["wer_trial"] = {}
+    for c in ["test_trial"] + [f"test_trial_{v}" for v in vs + ["comprise"]]:
+        d = exp / "ps" / f"decode_general_{c}"
+        if (d / "scoring" / "per_utt").is_file():
+            rep["wer_trial"][c] = wer_of(d, trial_spk, n_boot, seed)
+    rep["wer_trial_vs_original"] = {v: paired_wer_diff(exp / "ps" / "decode_general_test_trial",
+                                                       exp / "ps" / f"decode_general_test_trial_{v}", trial_spk,
+                                                       n_boot, seed) for v in vs + ["comprise"]}
     # utility subsets of 1 utterance per speaker (decoded when the 60-utterance set did not fit the time): the
     # converted WER and the original's on the same utterances (from the original's per-utterance scores)
     from pydeid.corpora.bootstrap_ci import wer_with_ci
@@ -218,6 +260,9 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
             rep["paired"]["wer"][v] = paired_wer_diff(exp / "ps" / f"decode_general_test_wer_{baseline}",
                                                       exp / "ps" / f"decode_general_test_wer_{v}", wer_utt2spk,
                                                       n_boot, seed)
+            rep["paired"].setdefault("wer_trial", {})[v] = paired_wer_diff(
+                exp / "ps" / f"decode_general_test_trial_{baseline}", exp / "ps" / f"decode_general_test_trial_{v}",
+                trial_spk, n_boot, seed)
     # exp/rtf*.json: bench/voice_real_rtf.py runs; a later run of a method (by file time) replaces an earlier one
     rep["rtf"] = {"methods": {}, "runs": []}
     for f in sorted(exp.glob("rtf*.json"), key=lambda f: f.stat().st_mtime):
@@ -227,15 +272,21 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
                                                          "affinity")} | {"file": f.name})
     vctk = work / "vctk" / "vctk.json"
     rep["vctk"] = json.loads(vctk.read_text()) if vctk.is_file() else {}
+    cs = data / "test_trial_copysynth" / "copysynth.json"   # bench/voice_real_copysynth.py's own CPU time
+    if cs.is_file() and json.loads(cs.read_text()).get("converted"):
+        rep["copysynth_rtf"] = json.loads(cs.read_text()).get("rtf_cpu")
     for t in (exp / "comprise").glob("*.timing.json") if (exp / "comprise").is_dir() else []:
         rep.setdefault("comprise_timing", {})[t.name.split(".")[0]] = json.loads(t.read_text())
     return rep
 
 
 def relfmt(r: dict | None, w0: dict | None) -> str:
-    """A paired WER difference in points as a relative increase over the original's WER."""
+    """A paired WER difference as a relative increase over the original's WER, with the interval of the ratio's
+    own bootstrap (rel_ci) when paired_wer_diff gave it, else the difference's interval over the original's WER."""
     if not r or not r.get("ci") or not w0:
         return "n/a"
+    if r.get("rel_ci"):
+        return f"{r['rel']:+.0f} % [{r['rel_ci'][0]:+.0f}, {r['rel_ci'][1]:+.0f}]"
     return f"{100 * r['diff'] / w0['wer_pct']:+.0f} % [{100 * r['ci'][0] / w0['wer_pct']:+.0f}, " \
            f"{100 * r['ci'][1] / w0['wer_pct']:+.0f}]"
 
@@ -270,33 +321,46 @@ def render(rep: dict, vs: list[str]) -> str:
     c = rep["counts"]
     w0 = rep["wer"].get("test_wer")
     out = []
-    rows = [["original (no conversion)", fmt(w0, "wer_pct"), (w0 or {}).get("utterances", "n/a"),
-             (w0 or {}).get("words", "n/a"), "", "", "1", ""]]
+    wt0 = (rep.get("wer_trial") or {}).get("test_trial")
     pr = rep.get("paired") or {}
-    for v in vs:
-        w = rep["wer"].get(f"test_wer_{v}")
+
+    def wer_cells(w: dict | None, base: dict | None, paired: dict | None) -> list:
+        return [fmt(w, "wer_pct"), (w or {}).get("words", "n/a"), rel(w, base), relfmt(paired, base),
+                limit_verdict(paired, base)]
+
+    def rtf_of(v: str):
         r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
-        wr = rep["wer_vs_original"].get(v)
-        rows.append([label(v), fmt(w, "wer_pct"), (w or {}).get("utterances", "n/a"), (w or {}).get("words", "n/a"),
-                     rel(w, w0), relfmt(wr, w0), "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}",
-                     "n/a" if r is None else f"{r:.3f}"])
-    wt = rep["wer"].get("test_wer_comprise")
-    if wt:   # the COMPRISE tool: the same utterances, converted within its whole-trial-set run
-        ct = rep.get("comprise_timing", {})
-        r = rep["rtf"].get("methods", {}).get("comprise", {}).get("rtf_cpu") or \
-            ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
-        rows.append([label("comprise"), fmt(wt, "wer_pct"), wt.get("utterances", "n/a"), wt.get("words", "n/a"),
-                     rel(wt, w0), relfmt(rep["wer_vs_original"].get("comprise"), w0),
-                     "n/a" if rep["rho_f0"].get("comprise") is None else f"{rep['rho_f0']['comprise']:.3f}",
-                     "n/a" if r is None else f"{r:.3f}"])
+        if r is None and v == "comprise":   # the CPU time of its trial-set conversion (its pool's F0 excluded)
+            ct = rep.get("comprise_timing", {})
+            r = ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
+        if r is None and v == "copysynth":
+            r = rep.get("copysynth_rtf")
+        return "n/a" if r is None else f"{r:.3f}"
+
+    rows = [["original (no conversion)", fmt(w0, "wer_pct"), (w0 or {}).get("words", "n/a"), "", "", "",
+             fmt(wt0, "wer_pct"), (wt0 or {}).get("words", "n/a"), "", "", "", "1", ""]]
+    wtr = rep.get("wer_trial") or {}
+    for v in vs + (["comprise"] if rep["wer"].get("test_wer_comprise") or wtr.get("test_trial_comprise") else []):
+        rows.append([label(v), *wer_cells(rep["wer"].get(f"test_wer_{v}"), w0, rep["wer_vs_original"].get(v)),
+                     *wer_cells(wtr.get(f"test_trial_{v}"), wt0, (rep.get("wer_trial_vs_original") or {}).get(v)),
+                     "n/a" if rep["rho_f0"].get(v) is None else f"{rep['rho_f0'][v]:.3f}", rtf_of(v)])
     out.append("### speechocean762: utility and cost per method\n\n" + markdown_table(
-        ["method", "WER general LM", "utts", "words", "rel. WER increase", "rel. increase, paired [95 %]", "rho_F0",
+        ["method", "WER subset", "words", "rel. increase", "rel. increase, paired [95 %]", "vs +15 %",
+         "WER trial set", "words", "rel. increase", "rel. increase, paired [95 %]", "vs +15 %", "rho_F0",
          "RTF (1 core)"], rows) +
-        f"\nWER (%): pocketsphinx en-us with the wheel's general LM on the utility subset ({c['wer_utterances']} trial "
-        f"utterances of {c['wer_speakers']} speakers), [95 % speaker-bootstrap interval, {c['bootstrap']} resamples]; "
-        f"the paired column resamples the same speakers for original and converted (the issue's limit: +15 %). "
-        f"rho_F0: correlation of the F0 contours original vs converted on the trial utterances. RTF: process CPU "
-        f"seconds per audio second on one core (taskset -c 0).\n")
+        f"\nWER (%): pocketsphinx en-us with the wheel's general LM, [95 % speaker-bootstrap interval, "
+        f"{c['bootstrap']} resamples], on two sets of the same published (converted) trial utterances: the utility "
+        f"subset ({c['wer_utterances']} utterances of {c['wer_speakers']} speakers, the meter of sessions 6-7) and "
+        f"the whole trial set ({c.get('trial_utterances', 'n/a')} utterances of {c.get('trial_speakers', 'n/a')} "
+        f"speakers; the subset is a part of it). The paired columns resample the same speakers for original and "
+        f"converted and give the interval of the ratio WER(converted) / WER(original) - 1 over the resamples (the "
+        f"original's WER varies with them; the reports of sessions 6-7 divided the paired difference's interval by "
+        f"the original's point WER, narrower and symmetric: VTLN S3 on the subset +28 % [+18, +38] that way). "
+        f"vs +15 % (the issue's limit, relative): below / above when the paired 95 % interval of the "
+        f"relative increase lies entirely below / above +15 %, undecided when it holds +15 %. n/a: the set was not "
+        f"decoded for that method. rho_F0: correlation of the F0 contours original vs converted on the trial "
+        f"utterances. RTF: process CPU seconds per audio second on one core (taskset -c 0; the copy synthesis: its "
+        f"trial-set run).\n")
     rows = [["original (no conversion)", "-", fmt(rep["eer"]["plda"]["original"], "eer_pct"),
              fmt(rep["eer"]["cosine"]["original"], "eer_pct")]]
     for v in vs:
@@ -368,14 +432,17 @@ def render(rep: dict, vs: list[str]) -> str:
                        rows) + "\n[95 % speaker-bootstrap interval]. The original's WER is taken from its "
                    "60-utterance decode restricted to the same utterances.\n")
     if pr:
-        rows = [[label(v), *[dfmt(pr["eer"].get(f"{sc}_{v}")) for sc in SCEN], dfmt(pr["wer"].get(v))]
+        rows = [[label(v), *[dfmt(pr["eer"].get(f"{sc}_{v}")) for sc in SCEN], dfmt(pr["wer"].get(v)),
+                 dfmt((pr.get("wer_trial") or {}).get(v))]
                 for v in vs if v != pr["baseline"]]
         diffs = {f"{label(k.split('_', 1)[1])} {k.split('_', 1)[0]}": r for k, r in pr["eer"].items()}
         diffs |= {f"{label(k)} WER": r for k, r in pr["wer"].items()}
+        diffs |= {f"{label(k)} WER (trial set)": r for k, r in (pr.get("wer_trial") or {}).items()}
         out.append(f"### Paired differences against {label(pr['baseline'])} (PLDA back-end)\n\n" + markdown_table(
-            ["method", *[f"EER {sc} diff." for sc in SCEN], "WER diff."], rows) +
+            ["method", *[f"EER {sc} diff." for sc in SCEN], "WER diff. subset", "WER diff. trial set"], rows) +
             f"\nmethod minus {label(pr['baseline'])} in points, on the same trials ({c['trials_target']} target + "
-            f"{c['trials_nontarget']} non-target) and the same {c['wer_utterances']} utterances, [paired 95 % "
+            f"{c['trials_nontarget']} non-target) and the same utterances (WER: the {c['wer_utterances']}-utterance "
+            f"subset and the {c.get('trial_utterances', 'n/a')}-utterance trial set), [paired 95 % "
             f"speaker-bootstrap interval, {c['bootstrap']} resamples]. Higher EER is more private; lower WER is "
             f"better. n/a: the scenario or decode was not run for one of the two.\n\n" +
             noise_sentence(diffs, f"against {label(pr['baseline'])}") + "\n")
@@ -408,7 +475,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--baseline", default="vtln3", help="the method (name as vtln3) the paired differences compare to")
     a = ap.parse_args()
-    vs = [vname(vc) for vc in a.voice_configs.split()]
+    vs = with_extra_rows(Path(a.work), [vname(vc) for vc in a.voice_configs.split()])
     rep = build(Path(a.work), vs, a.bootstrap, a.seed, a.baseline if a.baseline in vs else None)
     rep["generated"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     Path(f"{a.out}.json").write_text(json.dumps(rep, indent=1, default=float) + "\n")

@@ -60,7 +60,10 @@ def main() -> None:
             d.utt2gender[r["utt_id"]] = d.spk2gender[r["speaker"]] = r["gender"]
         d.write(orig)
     d = DataDir.read(orig)
+    # the methods of earlier invocations on the same utterances are kept (a candidate added later joins the table)
+    old = json.loads((work / "vctk.json").read_text()) if (work / "vctk.json").is_file() else {}
     res: dict = {"original": {"wer": wer(orig, work / "dec" / "orig", d.utt2spk)},
+                 **{k: v for k, v in old.items() if isinstance(v, dict) and k != "original"},
                  "note": f"vctk_subset: {len(d.utts)} utterances of {len(d.speakers)} speakers"
                          f"{f' (the first {a.per_spk} of each)' if a.per_spk else ''}; pocketsphinx en-us, "
                          f"general LM; [95 % speaker-bootstrap interval]; rho_F0 over the utterances with >= 10 "
