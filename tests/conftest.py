@@ -25,6 +25,23 @@ def repo_root() -> Path:
     return REPO
 
 
+@pytest.fixture
+def recipe_copy(repo_root):
+    """recipe_copy("speechocean762", dst): a private copy of egs/<recipe>/s5 at dst (run.sh writes data/ and exp/
+    where it runs): its tool dirs symlinked, run.sh (and db.sh) copied."""
+    def copy(recipe: str, dst: Path) -> Path:
+        import shutil
+        src = repo_root / "egs" / recipe / "s5"
+        dst.mkdir()
+        for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
+            os.symlink((src / name).resolve(), dst / name)
+        for name in ("run.sh", "db.sh"):
+            if (src / name).exists():
+                shutil.copy(src / name, dst / name)
+        return dst
+    return copy
+
+
 @pytest.fixture(scope="session")
 def vctk_dir() -> Path:
     return shared_subdir("vctk_subset")

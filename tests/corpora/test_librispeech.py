@@ -98,19 +98,8 @@ def test_speaker_missing_from_speakers_txt(librispeech_mini_dir, tmp_path):
         prepare_subset(root, SUBSET, tmp_path / "out")
 
 
-def _recipe_copy(repo_root: Path, dst: Path) -> Path:
-    """A private copy of egs/librispeech/s5 (run.sh writes data/ and exp/ where it runs)."""
-    src = repo_root / "egs" / "librispeech" / "s5"
-    dst.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), dst / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, dst / name)
-    return dst
-
-
-def test_run_sh_data_stage(repo_root, librispeech_mini_dir, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_run_sh_data_stage(repo_root, librispeech_mini_dir, tmp_path, recipe_copy):
+    rec = recipe_copy("librispeech", tmp_path / "s5")
     args = ["./run.sh", "--stage", "0", "--stop-stage", "1", "--corpus-root", str(librispeech_mini_dir),
             "--asr-train-set", SUBSET, "--xvector-train-set", SUBSET, "--dev-set", SUBSET, "--test-set", SUBSET,
             "--num-enroll", "1"]
@@ -151,10 +140,10 @@ def test_download_script_without_network(repo_root, tmp_path):
 
 
 @pytest.mark.slow
-def test_run_sh_deid_stages_on_librispeech_mini(repo_root, librispeech_mini_dir, tmp_path):
+def test_run_sh_deid_stages_on_librispeech_mini(repo_root, librispeech_mini_dir, tmp_path, recipe_copy):
     """Stages 1-6 (data prep, alignment, tagging, text transformation, voice conversion, masking + leak check)
     on the real 3-speaker sample; ~1 min on 2 cores. Stages 1-9: tests/corpora/test_librispeech_stages.py."""
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("librispeech", tmp_path / "s5")
     args = ["./run.sh", "--stage", "1", "--stop-stage", "6", "--corpus-root", str(librispeech_mini_dir),
             "--asr-train-set", SUBSET, "--xvector-train-set", SUBSET, "--dev-set", SUBSET, "--test-set", SUBSET,
             "--num-enroll", "1", "--nj", "1", "--voice-method", "voicemask"]

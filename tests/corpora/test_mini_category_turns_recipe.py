@@ -6,7 +6,6 @@ size: no original category token in the transformed or the neutral text, zero au
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -37,9 +36,9 @@ def _texts(d):
 
 
 @pytest.mark.slow
-def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path):
+def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path, recipe_copy):
     pytest.importorskip("espeakng_loader")
-    rec = _recipe_copy(repo_root, tmp_path)
+    rec = recipe_copy("mini", tmp_path / "s5")
 
     mask_tags = _recipe_var(rec, "mask_tags")
     assert set(CATEGORY_TYPES) <= set(mask_tags.split(",")), mask_tags
@@ -99,19 +98,9 @@ def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path):
     assert "mini_test categories (gold CTM)" in res
 
 
-def _recipe_copy(repo_root, tmp_path):
-    src = repo_root / "egs" / "mini" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    shutil.copy(src / "run.sh", rec / "run.sh")
-    return rec
-
-
 @pytest.mark.parametrize("script", [["./run.sh", "--stop-stage", "0"], ["local/mini/prepare_data.sh"]])
-def test_category_turns_option_refuses_a_bad_value(repo_root, tmp_path, script):
-    rec = _recipe_copy(repo_root, tmp_path)
+def test_category_turns_option_refuses_a_bad_value(repo_root, tmp_path, script, recipe_copy):
+    rec = recipe_copy("mini", tmp_path / "s5")
     args = script + ["--category-turns", "two"] + (["data"] if "prepare" in script[0] else [])
     p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "--category-turns must be a whole number >= 0, got 'two'" in p.stderr, p.stderr

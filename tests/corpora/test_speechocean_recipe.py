@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,22 +15,12 @@ import pytest
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 
 
-def _recipe_copy(repo_root: Path, dst: Path) -> Path:
-    src = repo_root / "egs" / "speechocean762" / "s5"
-    dst.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), dst / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, dst / name)
-    return dst
-
-
-def test_tiny_recipe_end_to_end(repo_root, tmp_path):
+def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     root = SHARED / "speechocean762_adults"
     vctk = SHARED / "vctk_subset"
     if not root.is_dir() or not vctk.is_dir():
         pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data, never committed)")
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
             "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
             "--vctk-table", "true"]
@@ -76,22 +65,22 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path):
     assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 3  # plda, cosine, VCTK
 
 
-def test_unknown_method_is_refused(repo_root, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "pitchshift:-", "--stop-stage", "0"], cwd=rec,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and "unknown method in --voice-configs: pitchshift:-" in p.stderr
 
 
 @pytest.mark.slow
-def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path):
+def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path, recipe_copy):
     """--attacker-extra-data vctk: the VCTK speakers join the training data of every attacker, original for the
     original-trained ones, converted by the attacker himself (his seed / shifted parameters) for informed and
     parameter-shifted; the attacks and their tables are kept apart (exp/attack_xvctk)."""
     root, vctk = SHARED / "speechocean762_adults", SHARED / "vctk_subset"
     if not root.is_dir() or not vctk.is_dir():
         pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data)")
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
             "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
             "--attacker-extra-data", "vctk"]
@@ -120,24 +109,24 @@ def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path):
     ("mcadams:vtln3", "--voice-configs mcadams:vtln3 chains on VTLN S3: add vtln:3 to --voice-configs"),
     ("vtln:4", "--voice-configs vtln:4: vtln takes a target strategy 1, 2 or 3"),
 ])
-def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message):
+def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message, recipe_copy):
     """<method>:<variant> names a config pair that must exist; a chain names a VTLN run that must be listed."""
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", configs, "--stop-stage", "0"], cwd=rec,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
     assert not (rec / "data").exists()   # refused before any stage ran
 
 
-def test_voice_config_variants_accepted(repo_root, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_voice_config_variants_accepted(repo_root, tmp_path, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:range mcadams:vtln3 voicemask:target",
                         "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
 
 
-def test_shifted_configs_must_name_a_voice_config(repo_root, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_shifted_configs_must_name_a_voice_config(repo_root, tmp_path, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:-", "--shifted-configs", "mcadams:range",
                         "--stop-stage", "0"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and "--shifted-configs mcadams:range is not one of --voice-configs" in p.stderr, p.stderr

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,25 +13,15 @@ import pytest
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 
 
-def _recipe_copy(repo_root: Path, dst: Path) -> Path:
-    src = repo_root / "egs" / "speechocean762" / "s5"
-    dst.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), dst / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, dst / name)
-    return dst
-
-
 @pytest.mark.slow
-def test_tiny_phone_class_conversions(repo_root, tmp_path):
+def test_tiny_phone_class_conversions(repo_root, tmp_path, recipe_copy):
     """Stages 0-3 at tiny settings with vtln:3_phcmnw: the phone CTMs of test_trial, test_enroll, train_xvc and
     train_vtln exist, every converted party's data dir exists, the plans hold the phone-class options, the pool
     is the phone-class pool (~1.5 CPU-min)."""
     root = SHARED / "speechocean762_adults"
     if not root.is_dir():
         pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
                         "--voice-configs", "vtln:3_phcmnw", "--same-draws", "false", "--shifted-configs", ""],
                        cwd=rec, capture_output=True, text=True, timeout=1800)
