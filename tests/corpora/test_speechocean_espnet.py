@@ -14,7 +14,7 @@ import pytest
 from pydeid.corpora.speechocean_report import build_report, espnet_results, read_stage_times, render
 from pydeid.io import FormatError, read_kaldi_map
 
-from test_speechocean_recipe import SHARED, _recipe_copy  # noqa: E402 (the recipe test's copy of the recipe dir)
+from test_speechocean_recipe import SHARED  # noqa: E402
 
 
 def _per_utt(d: Path, rows: list[tuple[str, int, int]]):
@@ -102,30 +102,30 @@ def test_stage_times_order_5b(tmp_path):
     (["--asr-max-epoch", "x"], "--asr-max-epoch must be a whole number, not 'x'"),
     (["--asr-dev-per-spk", "0"], "--asr-dev-per-spk must be >= 1"),
 ])
-def test_espnet_options_are_checked(repo_root, tmp_path, args, message):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_espnet_options_are_checked(repo_root, tmp_path, args, message, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3", "--espnet", "true", *args, "--stop-stage", "0"],
                        cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
     assert not (rec / "data").exists()
 
 
-def test_espnet_chain_refused(repo_root, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_espnet_chain_refused(repo_root, tmp_path, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:vtln3", "--espnet", "true", "--neutral-voice",
                         "mcadams:vtln3", "--stop-stage", "0"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and "a chained conversion cannot be the neutral voice" in p.stderr, p.stderr
 
 
 @pytest.mark.slow
-def test_tiny_recipe_espnet(repo_root, tmp_path):
+def test_tiny_recipe_espnet(repo_root, tmp_path, recipe_copy):
     """Stages 0-5b and the report at tiny settings (6 + 6 speakers, 8 utterances each, McAdams as the published
     method, 2 ASR and 2 LM epochs): both models train, the neutral one on converted and masked audio only, each
     decodes the three utility sets, and the report holds the ESPnet table with intervals."""
     root = SHARED / "speechocean762_adults"
     if not root.is_dir():
         pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
             "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--espnet", "true",
             "--neutral-voice", "mcadams:-", "--stop-stage", "5"]

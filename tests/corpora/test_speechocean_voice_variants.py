@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from test_speechocean_recipe import SHARED, _recipe_copy
+from test_speechocean_recipe import SHARED
 
 
 @pytest.mark.parametrize("configs, message", [
@@ -18,30 +18,30 @@ from test_speechocean_recipe import SHARED, _recipe_copy
     ("vtln:3_avg mcadams:nosuch+vtln3_avg",
      "--voice-configs mcadams:nosuch+vtln3_avg: no config conf/voice/mcadams_nosuch.yaml"),
 ])
-def test_vtln_variants_and_chains_are_checked(repo_root, tmp_path, configs, message):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_vtln_variants_and_chains_are_checked(repo_root, tmp_path, configs, message, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", configs, "--stop-stage", "0"], cwd=rec,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
     assert not (rec / "data").exists()
 
 
-def test_vtln_variants_and_chains_accepted(repo_root, tmp_path):
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+def test_vtln_variants_and_chains_accepted(repo_root, tmp_path, recipe_copy):
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 vtln:3_avg vtln:3_jitter mcadams:mild+vtln3_avg "
                         "mcadams:vtln3_jitter", "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
 
 
 @pytest.mark.slow
-def test_tiny_conversions_of_vtln_variants(repo_root, tmp_path):
+def test_tiny_conversions_of_vtln_variants(repo_root, tmp_path, recipe_copy):
     """Stages 0-3 at tiny settings with a VTLN variant and a chain of McAdams mild on it: every party's data dir
     exists, each VTLN config's draws are in its secret plan, the parameter-shifted conversions are made only for
     what --shifted-configs attacks (~1 CPU-min)."""
     root = SHARED / "speechocean762_adults"
     if not root.is_dir():
         pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
-    rec = _recipe_copy(repo_root, tmp_path / "s5")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
                         "--voice-configs", "vtln:3 vtln:3_avg mcadams:mild+vtln3_avg", "--same-draws", "false",
                         "--shifted-configs", "mcadams:mild+vtln3_avg"], cwd=rec, capture_output=True, text=True,
