@@ -12,6 +12,7 @@ from pydeid.voice.soft_classes import class_posteriors
 from pydeid.voice.vtln import VtlnParams, build_vtln_params
 from pydeid.voice.world import finalize, synthesize
 from voice_helpers import median_f0
+from test_class_residual import _toy as _toy_frames
 
 SR = 16000
 
@@ -38,15 +39,8 @@ def test_posteriors_limits():
 
 
 def _toy(T=40, F=33, k=3, seed=0):
-    rng = np.random.default_rng(seed)
-    S = rng.normal(size=(k, F))
-    S -= S.mean(1, keepdims=True)
-    Tg = rng.normal(size=(k, F))
-    Tg -= Tg.mean(1, keepdims=True)
-    cls = rng.integers(k, size=T)
-    Y = S[cls] + 0.3 * rng.normal(size=(T, F)) + rng.normal(size=(T, 1)) * 3
-    voiced = rng.random(T) > 0.25
-    return Y, voiced, cls, S, Tg
+    """test_class_residual's toy frames (the same draws), without their deviation and level parts."""
+    return _toy_frames(T, F, k, seed)[:5]
 
 
 def test_one_hot_posteriors_are_the_hard_classes_bit_for_bit():
