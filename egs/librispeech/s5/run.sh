@@ -56,7 +56,8 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 # stage 5
 voice_method=vtln                  # voicemask | vtln | mcadams
-voice_strategy=3
+voice_strategy=3                   # vtln: 1 | 2 | 3, or <N>_<variant> for conf/voice/vtln_<variant>.yaml
+                                   # (3_phanycmnw: phone classes; stage 5 aligns the sets into exp/align_ph)
 voice_config=
 shift_max_targets=10               # parameter-shifted VTLN: target pool size -T
 # stage 6
@@ -153,12 +154,18 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
 fi
 
 convert() {  # convert <in-data> <out-data> <seed> [shifted]
-  local vopts=(--target-data "data/$train" --seed "$3" --pool-file "exp/voice/pool_${4:-pub}_s$3.npz")
-  if [ "${4:-}" = shifted ]; then
-    if [ "$m" = vtln ]; then vopts+=(--max-targets "$shift_max_targets"); else
-      vopts+=(--voice-config "conf/voice/${m}_shifted.yaml"); fi
+  if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
+    # (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> first
+    local T=100 vc=()
+    [ "${4:-}" = shifted ] && T=$shift_max_targets
+    [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
+    steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${vc[@]}" \
+      --phone-ali-root exp/align_ph "$1" "data/$train" "exp/voice/pool_${4:-pub}_s{seed}.npz" "$voice_strategy:$3:$2"
+    return
+  fi
+  local vopts=(--target-data "data/$train" --seed "$3")
+  if [ "${4:-}" = shifted ]; then vopts+=(--voice-config "conf/voice/${m}_shifted.yaml")
   elif [ -n "$voice_config" ]; then vopts+=(--voice-config "$voice_config"); fi
-  [ "$m" = vtln ] || vopts=("${vopts[@]:0:4}" "${vopts[@]:6}")   # the pool is VTLN's
   steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" "${vopts[@]}" --resume true --nj "$nj" \
     --cmd "$train_cmd" "$1" "exp/voice/$(basename "$2")" "$2"
 }

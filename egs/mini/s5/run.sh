@@ -204,15 +204,21 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     data/mini_train data/mini_dev data/mini_test exp/ner_utility
 fi
 
+convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>[_<variant>]:<seed>:<out-data> ...
+  # one pass per config (conf/voice/vtln[_<variant>].yaml); a phone-class variant (vtln:3_phanycmnw) aligns the
+  # input and the target voices into exp/align_ph/<name> first (steps/align_phones_for_vtln.sh)
+  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --phone-ali-root exp/align_ph "$@"
+}
+
 convert() {  # convert <method> <strategy> <in-data> <out-data> <seed> [transform_voice.sh options]
   local opts=(--method "$1" --seed "$5" --resume true --nj "$nj" --cmd "$train_cmd")
   # every VTLN run of a seed shares one target pool (the mini_dev speakers' models, built once)
-  [ "$1" = vtln ] && opts+=(--strategy "$2" --target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s$5.npz")
+  if [ "$1" = vtln ]; then
+    [ $# -eq 5 ] || { echo "$0: convert: no transform_voice.sh options for vtln (${*:6})" >&2; exit 1; }
+    convert_vtln "$3" data/mini_dev "exp/voice/vtln_pool_s{seed}.npz" "$2:$5:$4"
+    return
+  fi
   done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "${@:6}" "$3" "exp/voice/$(basename "$4")" "$4"
-}
-
-convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>:<seed>:<out-data> ...: one pass
-  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" "$@"
 }
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then

@@ -270,22 +270,14 @@ convert() {  # convert <method> <in-data> <out-data> <seed> [shifted|-] [config 
   [ "$m" = voicemask ] && opts+=(--target-data data/train_xv)   # the pool of pitch_mode target (else unused)
   done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
 }
-ph_align() {  # ph_align <data>: its phone CTM (exp/align_ph/<name>), for the phone-class VTLN configs (vtln_ph*)
-  local a=exp/align_ph/$(basename "$1")
-  [ -s "$a/phn_ali/ctm" ] && [ "$a/phn_ali/ctm" -nt "$1/text" ] ||
-    steps/align.sh --backend pocketsphinx --phones true --nj "$nj" --cmd "$train_cmd" "$1" en-us "$a" >/dev/null
-}
 convert_vtln() {  # convert_vtln <variant|-> <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
-  local c=() in=$2 T=$3 tag=$4 var=$1
+  local c=() in=$2 T=$3 tag=$4
   [ "$1" = - ] || c=(--voice-config "conf/voice/vtln_$1.yaml")
   shift 4
   [ $# -gt 0 ] || return 0
-  if [[ $var == ph* ]]; then   # phone classes: the phone alignments of the input and of the target voices
-    ph_align "$in"; ph_align data/train_vtln; tag=${tag}_ph
-    c+=(--ali-dir "exp/align_ph/$(basename "$in")" --target-ali-dir exp/align_ph/train_vtln)
-  fi
+  # a phone-class config (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> (when stale)
   steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${c[@]}" \
-    "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
+    --phone-ali-root exp/align_ph "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
 }
 vtln_shifted() {  # vtln_shifted <strategy[_variant]>: does a parameter-shifted attack use these VTLN conversions?
   local vc

@@ -51,7 +51,8 @@ text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
 # stage 4
 voice_method=vtln        # vtln (seed 004 section 5.2) | voicemask | mcadams
-voice_strategy=3
+voice_strategy=3         # vtln: 1 | 2 | 3, or <N>_<variant> for conf/voice/vtln_<variant>.yaml (3_phanycmnw: phone
+                         # classes; stage 4 aligns the sets into exp/align_ph)
 voice_config=
 # stage 5
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
@@ -132,6 +133,12 @@ fi
 
 convert() {  # convert <in-data> <out-data> <seed>
   utils/validate_data_dir.sh "$2" >/dev/null 2>&1 && return 0
+  if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
+    # (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> first
+    steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" ${voice_config:+--voice-config "$voice_config"} \
+      --phone-ali-root exp/align_ph "$1" data/train "exp/voice/pool_s{seed}.npz" "$voice_strategy:$3:$2"
+    return
+  fi
   steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" --target-data data/train \
     ${voice_config:+--voice-config "$voice_config"} --seed "$3" --resume true --nj "$nj" --cmd "$train_cmd" \
     "$1" "exp/voice/$(basename "$2")" "$2"
