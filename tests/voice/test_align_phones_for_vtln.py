@@ -41,12 +41,12 @@ def _ctm(ali: Path) -> dict[str, list[str]]:
 
 @pytest.fixture
 def rec(tmp_path, recipe_copy, mini_corpus):
-    """A private mini recipe dir (steps/, utils/, conf/ linked) with a copy of the tiny corpus' enrolment set (8
-    utterances, 4 speakers) as data/src and its target voices data/mini_dev."""
+    """A private mini recipe dir (steps/, utils/, conf/ linked) with one utterance of each of the tiny corpus' four
+    enrolment speakers as data/src and three of each of its two target voices as data/mini_dev."""
     r = recipe_copy("mini", tmp_path / "s5")
     (r / "data").mkdir()
-    shutil.copytree(mini_corpus / "mini_test_enroll", r / "data" / "src")
-    shutil.copytree(mini_corpus / "mini_dev", r / "data" / "mini_dev")
+    for s, d, n in (("mini_test_enroll", "src", 1), ("mini_dev", "mini_dev", 3)):
+        _run(r, "utils/subset_data_dir.sh", "--per-spk", n, mini_corpus / s, r / "data" / d)
     return r
 
 
@@ -54,7 +54,7 @@ def test_aligns_then_skips_then_realigns(rec):
     """Every utterance of espeak speech gets phones (vowels among them), a rerun keeps the alignment, a newer
     transcript file makes it again."""
     p = _run(rec, "steps/align_phones_for_vtln.sh", "data/src", "exp/align_ph/src")
-    assert "(made): phone alignment of 8/8 utterances" in p.stdout, p.stdout
+    assert "(made): phone alignment of 4/4 utterances" in p.stdout, p.stdout
     ali = rec / "exp/align_ph/src"
     phones = _ctm(ali)
     assert sorted(phones) == sorted(DataDir.read(rec / "data/src").utts)
@@ -89,10 +89,10 @@ def test_failed_utterances_bounded_and_unlabelled(rec):
     text.write_text("\n".join([f"{bad} ..."] + lines[1:]) + "\n")
     line = _one_line_error(_run(rec, "steps/align_phones_for_vtln.sh", "--max-failed", "0.1", "data/src",
                                 "exp/align_ph/src", ok=False))
-    assert "failed on 1 of 8" in line and bad in line and "--max-failed 0.1" in line, line
+    assert "failed on 1 of 4" in line and bad in line and "--max-failed 0.1" in line, line
     assert not (rec / "exp/align_ph/src").exists() and (rec / "exp/align_ph/src.tmp/report.json").is_file()
-    p = _run(rec, "steps/align_phones_for_vtln.sh", "--max-failed", "0.2", "data/src", "exp/align_ph/src")
-    assert "7/8 utterances" in p.stdout and "failed 1" in p.stdout
+    p = _run(rec, "steps/align_phones_for_vtln.sh", "--max-failed", "0.25", "data/src", "exp/align_ph/src")
+    assert "3/4 utterances" in p.stdout and "failed 1" in p.stdout
     from pydeid.voice.phone_classes import PhoneAlignment
     ali = PhoneAlignment.read(rec / "exp/align_ph/src")
     assert bad in ali.failed and (ali.frame_classes(bad, 200, 5.0) == -1).all()
@@ -112,7 +112,8 @@ def test_vtln_outputs_variants_with_phone_alignment(rec):
     assert plans["ph"]["classes"] == "phones" and plans["k"].get("classes", "kmeans") != "phones"
     _run(rec, "steps/transform_voice.sh", "--method", "vtln", "--strategy", 3, "--seed", 0, "--target-data",
          "data/mini_dev", "--voice-config", "conf/voice/vtln_phanycmnw.yaml", "--ali-dir", "exp/align_ph/src",
-         "--target-ali-dir", "exp/align_ph/mini_dev", "data/src", "exp/voice/byhand", "data/byhand")
+         "--target-ali-dir", "exp/align_ph/mini_dev", "--pool-file", "exp/voice/pool_ph_s0.npz", "data/src",
+         "exp/voice/byhand", "data/byhand")
     for u in DataDir.read(rec / "data/src").utts:
         assert filecmp.cmp(rec / f"data/src_ph/wav/{u}.wav", rec / f"data/byhand/wav/{u}.wav", shallow=False), u
         assert not filecmp.cmp(rec / f"data/src_ph/wav/{u}.wav", rec / f"data/src_k/wav/{u}.wav", shallow=False), u
