@@ -21,7 +21,9 @@
 #     utterance, plus ~345 CPU-s for the F0 analysis of its target pool (600 utterances), done once
 #     (exp/comprise/pool_train_xv.json)
 #   - vctk_subset (13 speakers, too few for an EER; --vctk-per-spk 1: 13 utterances): general-LM WER and rho_F0
-#   - RTF per method on one core (taskset -c 0), process CPU time / audio seconds (bench/voice_real_rtf.py)
+#     (a phone-class VTLN config aligns the prompts first: bench/voice_real_vctk.py)
+#   - RTF per method on one core (taskset -c 0), process CPU time / audio seconds (bench/voice_real_rtf.py; VTLN's
+#     pool: data/train_vtln as in the recipe; a phone-class config with its alignment's CPU time beside)
 # Report: bench/results/voice_real.md and voice_real.json (bench/voice_real_report.py), with the command lines and
 # per-stage CPU seconds of every invocation (<work>/invocations.log).
 #
@@ -293,9 +295,18 @@ vn = lambda vc: vc.split(":")[0] + ("" if vc.split(":", 1)[1] == "-" else vc.spl
 print(" ".join(vc for vc in sys.argv[1].split() if vn(vc) not in timed))' "$voice_configs" $(ls exp/rtf*.json 2>/dev/null))
   tool=(); [ "$comprise" = true ] && ! grep -qs '"comprise"' exp/rtf*.json && tool=(--comprise-tool "$comprise_tool")
   if [ -n "$untimed" ] || [ ${#tool[@]} -gt 0 ]; then
+    # VTLN's pool: the recipe's target voices (data/train_vtln); a phone-class config's pool needs their phone
+    # alignment (steps/align_phones_for_vtln.sh, as run.sh stage 3 makes it); its timed utterances are aligned and
+    # timed in voice_real_rtf.py itself
+    ph=()
+    for vc in $untimed; do
+      [[ $vc == vtln:*_* ]] && [ "$(python -c 'import sys, yaml; print((yaml.safe_load(open(sys.argv[1])) or {}).get("classes"))' \
+        "conf/voice/vtln_${vc#*_}.yaml")" = phones ] && ph=(--target-ali-dir exp/align_ph/train_vtln)
+    done
+    [ ${#ph[@]} -eq 0 ] || steps/align_phones_for_vtln.sh data/train_vtln exp/align_ph/train_vtln
     OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \
-      --voice-configs "$untimed" --utts "$rtf_utts" "${tool[@]}" --comprise-pool-cache exp/comprise/pool_train_xv.json \
-      --out "exp/rtf_$(date -u +%Y%m%dT%H%M%S).json"
+      --vtln-targets data/train_vtln "${ph[@]}" --voice-configs "$untimed" --utts "$rtf_utts" "${tool[@]}" \
+      --comprise-pool-cache exp/comprise/pool_train_xv.json --out "exp/rtf_$(date -u +%Y%m%dT%H%M%S).json"
   fi
   stage_cpu 4
 fi

@@ -330,6 +330,9 @@ def render(rep: dict, vs: list[str]) -> str:
 
     def rtf_of(v: str):
         r = rep["rtf"].get("methods", {}).get(v, {}).get("rtf_cpu")
+        al = rep["rtf"].get("methods", {}).get(v, {}).get("align_rtf_cpu")
+        if r is not None and al is not None:   # a phone-class config: its alignment beside the conversion
+            return f"{r:.3f} + {al:.3f} alignment"
         if r is None and v == "comprise":   # the CPU time of its trial-set conversion (its pool's F0 excluded)
             ct = rep.get("comprise_timing", {})
             r = ct.get("test_trial_comprise", ct.get("test_wer_comprise", {})).get("rtf_cpu")
@@ -462,7 +465,12 @@ def render(rep: dict, vs: list[str]) -> str:
                 for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
         out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
             ["method", "WER general LM", "utts", "words", "rel. WER increase", "rho_F0"], rows) +
-            f"\n{vc.get('note', '')}\n")
+            f"\n{vc.get('note', '')}" + (
+                " Phone-class configs: the prompts' phone alignment (pocketsphinx) aligned {aligned} of {utterances} "
+                "utterances ({failed} failed: converted with the pooled class), {g2p_tokens} tokens from the G2P "
+                "model ({n} words not in its dictionary: {w}).".format(
+                    **vc["alignment"], n=len(vc["alignment"]["g2p_words"]),
+                    w=", ".join(vc["alignment"]["g2p_words"]) or "none") if vc.get("alignment") else "") + "\n")
     return "\n".join(out)
 
 

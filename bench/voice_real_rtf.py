@@ -4,6 +4,11 @@ egs/speechocean762/s5 uses it. What a publisher pays per utterance is timed: the
 per-speaker fit (on the timed utterances of that speaker) and for VoiceMask pitch_mode target the source
 speaker's log-F0 statistics; the one-off target pool (VTLN models, target F0 statistics) is built untimed.
 Run it under `taskset -c 0` with OMP_NUM_THREADS=1 (bench/voice_real.sh does).
+A phone-class VTLN config (`classes: phones`, conf/voice/vtln_ph*.yaml) is timed with its alignment: the timed
+utterances are aligned here by the pocketsphinx aligner steps/align.sh runs (phones on), its CPU seconds reported
+beside the conversion's ("align_cpu_s", "align_rtf_cpu"; the aligner's one-off start, model and G2P load, untimed and
+reported as "align_load_cpu_s"); the target pool's phone classes come from --target-ali-dir (the phone alignment of
+--vtln-targets, steps/align_phones_for_vtln.sh), built untimed like every pool.
 
     python bench/voice_real_rtf.py --data data/test_wer --targets data/train_xv --voice-configs "..." --out rtf.json
 """
@@ -18,6 +23,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import json  # noqa: E402
 import time  # noqa: E402
+from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import yaml  # noqa: E402
@@ -44,6 +50,9 @@ def main() -> None:
     ap.add_argument("--data", required=True)
     ap.add_argument("--targets", required=True)
     ap.add_argument("--voice-configs", required=True)
+    ap.add_argument("--vtln-targets", default=None, help="the VTLN target pool's data dir (default: --targets); the "
+                    "recipe's is data/train_vtln")
+    ap.add_argument("--target-ali-dir", default=None, help="phone-class configs: the phone alignment of --vtln-targets")
     ap.add_argument("--utts", type=int, default=12)
     ap.add_argument("--out", required=True)
     ap.add_argument("--comprise-tool", default=None,
@@ -59,8 +68,9 @@ def main() -> None:
     from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
     from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
     from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
+    from pydeid.voice.phone_classes import PHONE_TO_CLASS, PhoneAlignment, normalise_phone
     from pydeid.voice.vtln import VtlnTransformer, build_vtln_params, draw_vtln
-    from pydeid.voice.world import WorldConfig
+    from pydeid.voice.world import WorldConfig, analyze
 
     d = DataDir.read(a.data)
     utts = d.utts[:a.utts]
@@ -72,6 +82,9 @@ def main() -> None:
     res = {"utterances": len(utts), "speakers": len(by_spk), "audio_s": round(audio_s, 2), "data": str(a.data),
            "load_avg_1min": os.getloadavg()[0], "affinity": sorted(os.sched_getaffinity(0)), "methods": {}}
     vtln_pools: dict = {}
+    vtln_targets = a.vtln_targets or a.targets
+    res["vtln_targets"] = str(vtln_targets)
+    phone_labels: dict = {}   # the timed utterances' PhoneAlignment, made once (the first phone-class config)
     # warm-up, untimed: imports, FFT plans and pyworld's first call would otherwise be charged to the first method
     VoiceMaskTransformer(build_voicemask()).transform(wavs[utts[0]], 16000, draw=draw_voicemask(
         build_voicemask(), rng_for(0, "warm-up")))
@@ -84,24 +97,70 @@ def main() -> None:
         k = int(conf.pop("k", 8))
         conf.pop("target_gender", None)
         params = build_vtln_params(**conf)
-        key = (k, tuple(sorted(wc.items())))
+        phones = params.classes == "phones"
+        key = (k, tuple(sorted(wc.items())), phones and params.phone_min_frames)
         if key not in vtln_pools:
-            vtln_pools[key] = build_vtln_pool(a.targets, 100, 0, k, world)
+            tph = None
+            if phones:
+                if not a.target_ali_dir:
+                    raise SystemExit(f"voice_real_rtf.py: vtln:{st} has phone classes: give --target-ali-dir (the "
+                                     f"phone alignment of {vtln_targets})")
+                tph = (PhoneAlignment.read(a.target_ali_dir, "--target-ali-dir"), params.phone_min_frames)
+            vtln_pools[key] = build_vtln_pool(vtln_targets, 100, 0, k, world, phones=tph)
         targets = vtln_pools[key]
         pool = sorted(targets.models)
+        ali = align_timed() if phones else None
         out = {}
         for spk, us in by_spk.items():
             t0 = time.process_time()
-            tr = VtlnTransformer(targets, params=params).fit([wavs[u] for u in us])
+            tr = VtlnTransformer(targets, params=params)
+            if phones:   # the frames' phone classes, from the alignment timed apart (align_timed)
+                tr.fit_features((analyze(wavs[u], 16000, world) for u in us),
+                                labels=[partial(lambda u, f: ali.frame_classes(u, len(f.f0), f.frame_period), u)
+                                        for u in us])
+            else:
+                tr.fit([wavs[u] for u in us])
             for u in us:
                 rng = rng_for(0, "rtf", u)
                 tgts = [pool[int(i)] for i in rng.choice(len(pool), params.n_average, replace=False)] \
                     if st.startswith("3") else pool[:params.n_average]
                 d = draw_vtln(params, rng)
-                out[u] = tr.transform(wavs[u], tgts, warp_shift=d.get("warp_shift", 0.0),
-                                      pitch_shift=d.get("pitch_shift", 0.0), ss_seed=d.get("ss_seed"))
+                if phones:
+                    f = analyze(wavs[u], 16000, world)
+                    out[u] = tr.transform_features(f, tgts, wavs[u], warp_shift=d.get("warp_shift", 0.0),
+                                                   pitch_shift=d.get("pitch_shift", 0.0),
+                                                   labels=ali.frame_classes(u, len(f.f0), f.frame_period))
+                else:
+                    out[u] = tr.transform(wavs[u], tgts, warp_shift=d.get("warp_shift", 0.0),
+                                          pitch_shift=d.get("pitch_shift", 0.0), ss_seed=d.get("ss_seed"))
             timed[0] += time.process_time() - t0
         return out
+
+    def align_timed():
+        """The timed utterances' phone alignment (pocketsphinx, as steps/align.sh), its CPU seconds in `res`."""
+        if "ali" not in phone_labels:
+            from pydeid.align.pipeline import make_aligner
+            t0 = time.process_time()
+            aligner = make_aligner("pocketsphinx", "en-us", phones=True)
+            t1 = time.process_time()
+            segs: dict = {}
+            failed: set = set()
+            for u in utts:
+                r = aligner.align(u, wavs[u], d.text.get(u, ""))
+                if r.error:
+                    failed.add(u)
+                    continue
+                segs[u] = [(round(p.start, 3), round(p.start, 3) + max(0.0, round(p.end - p.start, 3)),
+                            PHONE_TO_CLASS[n]) for p in r.phones   # as the phone CTM rounds them
+                           if (n := normalise_phone(p.phone)) is not None]
+            t2 = time.process_time()
+            phone_labels["ali"] = PhoneAlignment(segs, failed, "aligned in voice_real_rtf.py")
+            res["alignment"] = {"align_cpu_s": round(t2 - t1, 2), "align_rtf_cpu": round((t2 - t1) / audio_s, 4),
+                                "align_load_cpu_s": round(t1 - t0, 2), "failed": len(failed),
+                                "aligner": "pocketsphinx en-us, phones (steps/align.sh)"}
+            print(f"{'phone alignment':18s} RTF (CPU, 1 core) {(t2 - t1) / audio_s:.4f} (+{t1 - t0:.1f} CPU-s "
+                  f"aligner load), failed {len(failed)}/{len(utts)}", flush=True)
+        return phone_labels["ali"]
 
     for vc in a.voice_configs.split():
         m, _, st = vc.partition(":")
@@ -142,6 +201,10 @@ def main() -> None:
         else:
             raise SystemExit(f"voice_real_rtf.py: unknown method in --voice-configs: {vc}")
         res["methods"][v] = {"rtf_cpu": round(cpu[0] / audio_s, 4), "cpu_s": round(cpu[0], 2)}
+        if m == "vtln" and "alignment" in res and config("vtln", st)[0].get("classes") == "phones":
+            al = res["alignment"]
+            res["methods"][v].update(align_rtf_cpu=al["align_rtf_cpu"], align_cpu_s=al["align_cpu_s"],
+                                     rtf_cpu_with_alignment=round((cpu[0] + al["align_cpu_s"]) / audio_s, 4))
         print(f"{v:18s} RTF (CPU, 1 core) {cpu[0] / audio_s:.4f}", flush=True)
     if a.comprise_tool:
         import subprocess

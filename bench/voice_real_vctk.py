@@ -3,6 +3,9 @@
 then pocketsphinx en-us with the wheel's general LM decodes original and converted speech (WER with a
 speaker-bootstrap 95 % interval) and rho_F0 compares F0 original vs converted. 13 speakers are too few for a
 meaningful EER, so none is computed here. Writes <work>/vctk.json (read by bench/voice_real_report.py).
+A phone-class VTLN config (`classes: phones`) first aligns the VCTK prompts (<work>/exp/align_ph/orig, pocketsphinx
+via steps/align_phones_for_vtln.sh; words missing from its dictionary, e.g. names, get G2P pronunciations, counted in
+vctk.json "alignment") and the target voices (exp/align_ph/<name of --vtln-targets>, as run.sh makes them).
 
     python bench/voice_real_vctk.py --vctk ../shared/data/vctk_subset --voice-configs "..." --targets data/train_xv
 """
@@ -14,6 +17,8 @@ import csv
 import json
 import subprocess
 from pathlib import Path
+
+import yaml
 
 from pydeid.asr.pocketsphinx_decode import decode_data_dir
 from pydeid.asr.score import score_decode_dir
@@ -79,8 +84,22 @@ def main() -> None:
         cv = ""                                   # config variant: conf/voice/<method>_<variant>.yaml
         if m == "vtln":                           # <strategy>[_<variant>]
             strategy, _, cv = st.partition("_")
-            opts += ["--strategy", strategy, "--target-data", a.vtln_targets or a.targets,
-                     "--pool-file", f"exp/voice/vtln_pool_pub_s{a.seed}.npz"]
+            tdata = a.vtln_targets or a.targets
+            pool = f"exp/voice/vtln_pool_pub_s{a.seed}.npz"
+            if cv and (yaml.safe_load(Path(f"conf/voice/vtln_{cv}.yaml").read_text()) or {}).get("classes") == "phones":
+                # phone classes: the phone alignments of the VCTK prompts (names in them get G2P pronunciations)
+                # and of the target voices (run.sh's exp/align_ph/<name>), made here when missing
+                ali, tali = work / "exp" / "align_ph" / "orig", Path("exp/align_ph") / Path(tdata).name
+                for dd, al in ((orig, ali), (Path(tdata), tali)):
+                    subprocess.run(["steps/align_phones_for_vtln.sh", str(dd), str(al)], check=True,
+                                   stdout=subprocess.DEVNULL)
+                rep = json.loads((ali / "report.json").read_text())
+                res["alignment"] = {"utterances": rep["counts"]["utterances"], "aligned": rep["counts"]["aligned"],
+                                    "failed": rep["counts"]["failed"], "g2p_tokens": rep["counts"]["g2p_tokens"],
+                                    "g2p_words": sorted(rep.get("g2p_words", {}))}
+                opts += ["--ali-dir", str(ali), "--target-ali-dir", str(tali)]
+                pool = f"exp/voice/vtln_pool_pub_ph_s{a.seed}.npz"   # run.sh's name of the phone-class pool
+            opts += ["--strategy", strategy, "--target-data", tdata, "--pool-file", pool]
         elif "vtln" in st:                        # [<variant>+]vtln<N>[_<variant>]: on top of that VTLN output
             cv, _, base = st.rpartition("+")
             src = work / "data" / base
