@@ -272,6 +272,13 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
                                                          "affinity")} | {"file": f.name})
     vctk = work / "vctk" / "vctk.json"
     rep["vctk"] = json.loads(vctk.read_text()) if vctk.is_file() else {}
+    vdec, vorig = work / "vctk" / "dec", work / "vctk" / "data" / "orig"
+    if rep["vctk"] and (vorig / "utt2spk").is_file():   # paired on the same utterances: vs original, vs VTLN S3
+        from pydeid.io import DataDir
+        u2s = DataDir.read(vorig).utt2spk
+        rep["vctk_paired"] = {k: {"vs_original": paired_wer_diff(vdec / "orig", vdec / k, u2s, n_boot, seed),
+                                  "vs_vtln3": paired_wer_diff(vdec / "vtln3", vdec / k, u2s, n_boot, seed)}
+                              for k, x in rep["vctk"].items() if isinstance(x, dict) and "wer" in x and k != "original"}
     cs = data / "test_trial_copysynth" / "copysynth.json"   # bench/voice_real_copysynth.py's own CPU time
     if cs.is_file() and json.loads(cs.read_text()).get("converted"):
         rep["copysynth_rtf"] = json.loads(cs.read_text()).get("rtf_cpu")
@@ -459,12 +466,16 @@ def render(rep: dict, vs: list[str]) -> str:
                    "utterances, its pool building excluded. Loaded machine: CPU time, not wall time, is comparable.\n")
     vc = rep.get("vctk") or {}
     if vc:
+        vp = rep.get("vctk_paired") or {}
         rows = [[label(k), fmt(x.get("wer"), "wer_pct"), x.get("wer", {}).get("utterances", "n/a"),
                  x.get("wer", {}).get("words", "n/a"), rel(x.get("wer"), vc.get("original", {}).get("wer")),
+                 relfmt((vp.get(k) or {}).get("vs_original"), vc.get("original", {}).get("wer")),
+                 "" if k in ("original", "vtln3") else dfmt((vp.get(k) or {}).get("vs_vtln3")),
                  "1" if k == "original" else ("n/a" if x.get("rho_f0") is None else f"{x['rho_f0']:.3f}")]
                 for k, x in vc.items() if isinstance(x, dict) and "wer" in x]
         out.append("### vctk_subset (13 speakers: too few for a meaningful EER)\n\n" + markdown_table(
-            ["method", "WER general LM", "utts", "words", "rel. WER increase", "rho_F0"], rows) +
+            ["method", "WER general LM", "utts", "words", "rel. WER increase", "rel. increase, paired [95 %]",
+             "WER diff. vs VTLN S3, paired [95 %]", "rho_F0"], rows) +
             f"\n{vc.get('note', '')}" + (
                 " Phone-class configs: the prompts' phone alignment (pocketsphinx) aligned {aligned} of {utterances} "
                 "utterances ({failed} failed: converted with the pooled class), {g2p_tokens} tokens from the G2P "
