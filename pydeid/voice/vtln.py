@@ -38,6 +38,9 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
+- unvoiced_shift / pause_shift / pause_level (classes phones): the class-mean replacement of the unvoiced frames
+  too (pydeid.voice.unvoiced_classes: a class per voiceless obstruent phone and a pause class; pause_level moves
+  the pauses' level to the target's noise floor relative to its speech).
 - ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
   (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
@@ -82,6 +85,9 @@ class VtlnParams:
     ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
     ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
     ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
+    unvoiced_shift: float = 0.0    # pydeid.voice.unvoiced_classes: unvoiced frames inside phones (0: untouched)
+    pause_shift: float = 0.0       # the same for the pause frames (no phone aligned)
+    pause_level: float = 0.0       # the pause frames' level moved towards the target's (relative to speech)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -119,6 +125,8 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError("phone_min_frames needs classes: phones")
     if p.classes == "phones" and p.class_temperature > 0:
         raise ValueError("class_temperature (soft k-means classes) does not apply to classes: phones")
+    from .unvoiced_classes import check_options as check_unvoiced
+    check_unvoiced(p.unvoiced_shift, p.pause_shift, p.pause_level, p.classes)
     from .speaker_subspace import check_options
     check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
     if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
@@ -147,18 +155,27 @@ class SpeakerModel:
     class_weights: np.ndarray  # (k,) share of frames per class
     log_f0: tuple[float, float]
     n_frames: int = 0
+    unvoiced_spectra: np.ndarray | None = None   # phone classes: (pydeid.voice.unvoiced_classes.K, F)
+    unvoiced_levels: np.ndarray | None = None    # and their levels relative to the speech frames'
 
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
-        return {f"{prefix}/centroids": self.centroids, f"{prefix}/class_spectra": self.class_spectra,
-                f"{prefix}/class_weights": self.class_weights, f"{prefix}/log_f0": np.array(self.log_f0),
-                f"{prefix}/n_frames": np.array(self.n_frames)}
+        out = {f"{prefix}/centroids": self.centroids, f"{prefix}/class_spectra": self.class_spectra,
+               f"{prefix}/class_weights": self.class_weights, f"{prefix}/log_f0": np.array(self.log_f0),
+               f"{prefix}/n_frames": np.array(self.n_frames)}
+        if self.unvoiced_spectra is not None:
+            out[f"{prefix}/unvoiced_spectra"] = self.unvoiced_spectra
+            out[f"{prefix}/unvoiced_levels"] = self.unvoiced_levels
+        return out
 
     @classmethod
     def from_arrays(cls, arrays, prefix: str) -> "SpeakerModel":
         lf = arrays[f"{prefix}/log_f0"]
+        names = arrays.files if hasattr(arrays, "files") else arrays
+        uv = [arrays[f"{prefix}/unvoiced_{n}"] if f"{prefix}/unvoiced_spectra" in names else None
+              for n in ("spectra", "levels")]
         return cls(arrays[f"{prefix}/centroids"], arrays[f"{prefix}/class_spectra"],
                    arrays[f"{prefix}/class_weights"], (float(lf[0]), float(lf[1])),
-                   int(arrays[f"{prefix}/n_frames"]))
+                   int(arrays[f"{prefix}/n_frames"]), *uv)
 
 
 def _dct_basis(n_bins: int, n_ceps: int = N_CEPS) -> np.ndarray:
@@ -284,6 +301,10 @@ class VtlnTransformer:
         self._alignments: dict[str, dict] = {}
         if self.params.classes != targets.classes:
             raise ValueError(f"the target pool has {targets.classes} classes, the plan asks for {self.params.classes}")
+        p = self.params
+        if p.unvoiced_shift or p.pause_shift or p.pause_level:
+            from .unvoiced_classes import check_models
+            check_models(targets.models)
         self._near: list[str] | None = None
         self._subspace = None
 
@@ -406,6 +427,11 @@ class VtlnTransformer:
                                          p.residual_scale, self.smooth_frames,
                                          band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post,
                                          p.class_shift_lifter)
+        if p.convert_envelope and (p.unvoiced_shift or p.pause_shift or p.pause_level):
+            from .unvoiced_classes import replace_unvoiced_means
+            ids = [target] if isinstance(target, str) else list(target)
+            log_sp = replace_unvoiced_means(log_sp, v, labels, frame_alpha, src, [self.targets.models[t] for t in ids],
+                                            p.unvoiced_shift, p.pause_shift, p.pause_level, self.smooth_frames)
         sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
