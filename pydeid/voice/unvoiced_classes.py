@@ -21,10 +21,14 @@ neighbouring unvoiced frames so that class changes do not click):
 
     R_t = warp(S_c, alpha_t)                   the source's class spectrum, warped as the frame is
     M_t = R_t + beta_c * (T_c - R_t)           beta_c = pause_shift for the pause class, else unvoiced_shift
-    out_t = level_t + gamma_c * (l^T_c - l^S_c) + M_t + (Y_t - level_t - R_t)
+    out_t = level_t + gamma_c * (l^T_c - l^S_c) + M_t + lambda_c * (Y_t - level_t - R_t)
 
 with gamma = pause_level on pause frames (the target's noise floor relative to its speech), 0 elsewhere (the speech
-frames keep their levels). Shifts 0 leave every frame as it was. Unvoiced frames are noise-excited by WORLD's
+frames keep their levels), lambda = pause_residual on pause frames, 1 elsewhere. pause_residual < 1 also shrinks a
+pause frame's level deviation from the source's pause level (levels relative to the utterance's speech level,
+speech_level()): at 0 every pause frame of the utterance has the target's mean pause envelope at the level
+l_speech + l^S_pause + gamma (l^T_pause - l^S_pause); breaths, clicks and the channel's changes in the pauses are gone
+(the pauses carry no phonetic content: the recogniser loses nothing). Shifts 0 leave every frame as it was. Unvoiced frames are noise-excited by WORLD's
 synthesis through the envelope alone, so the aperiodicity needs no change.
 
 The frames' phone identity comes from phone_classes.PhoneAlignment.frame_classes (its FrameClasses.phones); a plain
@@ -46,7 +50,7 @@ I_PAUSE = INDEX[PAUSE]
 _PARENT_NAME = {**{p: "voiceless_obstruent" for p in UNVOICED_PHONES}, "voiceless_obstruent": "speech",
                 "voiced_obstruent": "speech", "sonorant": "speech", "speech": "all", PAUSE: "all"}
 PARENT = np.array([INDEX[_PARENT_NAME[c]] if c in _PARENT_NAME else -1 for c in CLASSES])
-OPTIONS = ("unvoiced_shift", "pause_shift", "pause_level")
+OPTIONS = ("unvoiced_shift", "pause_shift", "pause_level", "pause_residual")
 
 
 def frame_classes(labels) -> np.ndarray:
@@ -118,12 +122,17 @@ class UnvoicedStats:
         return spectra, levels
 
 
-def check_options(unvoiced_shift, pause_shift, pause_level, classes: str) -> None:
-    for name, v in zip(OPTIONS, (unvoiced_shift, pause_shift, pause_level)):
+def active(unvoiced_shift, pause_shift, pause_level, pause_residual) -> bool:
+    """Whether the options change any frame."""
+    return bool(unvoiced_shift or pause_shift or pause_level or pause_residual != 1.0)
+
+
+def check_options(unvoiced_shift, pause_shift, pause_level, pause_residual, classes: str) -> None:
+    for name, v in zip(OPTIONS, (unvoiced_shift, pause_shift, pause_level, pause_residual)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
             raise ValueError(f"{name} must be a number in [0, 1], got {v!r}")
-    if (unvoiced_shift or pause_shift or pause_level) and classes != "phones":
-        raise ValueError("unvoiced_shift, pause_shift and pause_level need classes: phones")
+    if active(unvoiced_shift, pause_shift, pause_level, pause_residual) and classes != "phones":
+        raise ValueError("unvoiced_shift, pause_shift, pause_level and pause_residual need classes: phones")
 
 
 def check_models(models: dict) -> None:
@@ -136,16 +145,17 @@ def check_models(models: dict) -> None:
 
 def replace_unvoiced_means(log_sp: np.ndarray, voiced: np.ndarray, labels, frame_alpha: np.ndarray, source,
                            targets: list, unvoiced_shift: float, pause_shift: float, pause_level: float,
-                           smooth_frames: int = 5) -> np.ndarray:
+                           pause_residual: float = 1.0, level_ref: float = 0.0, smooth_frames: int = 5) -> np.ndarray:
     """The log envelope (T, F) with the unvoiced frames' class means replaced (module docstring). source / targets:
     pydeid.voice.vtln.SpeakerModel(s) with unvoiced_spectra and unvoiced_levels (several targets: their mean);
-    labels: the frames' phone labels (phone_classes.PhoneAlignment.frame_classes). The class levels are relative
-    to each speaker's speech level, so a pause frame moves by the difference of the two relative levels."""
+    labels: the frames' phone labels (phone_classes.PhoneAlignment.frame_classes); level_ref: speech_level() of
+    the utterance (read with pause_residual < 1 only: the class levels are relative to each speaker's speech
+    level, so without it a pause frame moves by the difference of the two relative levels)."""
     from .class_residual import _voiced_smooth
     from .warping import bilinear, bin_omegas, warp_log_envelope
     out = np.array(log_sp, dtype=np.float64, copy=True)
     u = ~np.asarray(voiced)
-    if not (unvoiced_shift or pause_shift or pause_level) or not u.any():
+    if not active(unvoiced_shift, pause_shift, pause_level, pause_residual) or not u.any():
         return out
     if source.unvoiced_spectra is None:
         raise ValueError("the source speaker model has no unvoiced frames: cannot convert its unvoiced frames")
@@ -165,10 +175,15 @@ def replace_unvoiced_means(log_sp: np.ndarray, voiced: np.ndarray, labels, frame
     beta = np.where(c == I_PAUSE, pause_shift, unvoiced_shift)[:, None]
     M = np.zeros((T, F))
     M[idx] = R[idx] + beta * (tspec[c] - R[idx])
-    dl = np.zeros((T, 1))
-    dl[idx, 0] = np.where(c == I_PAUSE, pause_level, 0.0) * (tlev[c] - source.unvoiced_levels[c])
-    R, M, dl = (_voiced_smooth(x, u, smooth_frames) for x in (R, M, dl))
+    pause = (c == I_PAUSE)[:, None]
+    lam = np.where(pause, pause_residual, 1.0)
     Y = out[idx]
     level = Y.mean(axis=1, keepdims=True)
-    out[idx] = level + dl[idx] + M[idx] + (Y - level - R[idx])
+    slev = source.unvoiced_levels[c][:, None]
+    # the level the frame gets minus its own: the class level difference (pause_level), the deviation shrunk
+    dl = np.zeros((T, 1))
+    dl[idx] = np.where(pause, pause_level * (tlev[c][:, None] - slev)
+                       + (lam - 1.0) * (level - level_ref - slev), 0.0)
+    R, M, dl = (_voiced_smooth(x, u, smooth_frames) for x in (R, M, dl))
+    out[idx] = level + dl[idx] + M[idx] + lam * (Y - level - R[idx])
     return out

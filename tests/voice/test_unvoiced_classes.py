@@ -92,38 +92,42 @@ def _envelopes(monkeypatch, tr, f, x, lab):
     real = V.synthesize
 
     def spy(feats, f0=None, sp=None, ap=None):
-        got["sp"] = sp
+        got["sp"], got["f0"] = sp, f0
         return real(feats, f0=f0, sp=sp, ap=ap)
     monkeypatch.setattr(V, "synthesize", spy)
     y = tr.transform_features(f, "t", x, labels=lab)
-    return np.log(got["sp"]), y
+    return np.log(got["sp"]), got["f0"]
 
 
 def test_unvoiced_frames_get_the_target_class_mean(feats, vctk_voices, tmp_path, monkeypatch):
     """p227 converted towards p225 (no warp, class means replaced, smoothing 1): every unvoiced frame's normalised
     envelope minus its own deviation from the source class mean is the target's class mean (pause frames: pause
     shift, others: unvoiced shift), its level moves by the difference of the class levels only on pause frames with
-    pause_level; the voiced frames are those of the voiced-only conversion (vtln:3_phanycmnw) bit for bit."""
+    pause_level (pause_residual 0: all pause frames alike); the voiced frames are those of the voiced-only conversion (vtln:3_phanycmnw) bit for bit."""
     f, g = feats["p227"], feats["p225"]
     x = vctk_voices["p227"][0]
     lab, glab = _labels(tmp_path, f, "s"), _labels(tmp_path, g, "t")
     targets = _targets(g, glab)
     base = dict(classes="phones", phone_min_frames=5, warp_scale=0.0, class_shift=1.0)
-    out = {}
+    out, f0s = {}, {}
     for name, kw in (("voiced", {}), ("u", dict(unvoiced_shift=1.0, pause_shift=1.0)),
                      ("ul", dict(unvoiced_shift=1.0, pause_shift=1.0, pause_level=1.0)),
-                     ("p", dict(pause_shift=1.0))):
+                     ("p", dict(pause_shift=1.0)),
+                     ("flat", dict(unvoiced_shift=1.0, pause_shift=1.0, pause_level=1.0, pause_residual=0.0)),
+                     ("fv", dict(unvoiced_shift=1.0, pause_shift=1.0, pause_level=1.0, pause_residual=0.0,
+                                 pause_voiced=True))):
         tr = VtlnTransformer(targets, smooth_frames=1, params=build_vtln_params(**base, **kw))
         tr.fit_features([f], labels=[lab])
-        out[name] = _envelopes(monkeypatch, tr, f, x, lab)[0]
+        out[name], f0s[name] = _envelopes(monkeypatch, tr, f, x, lab)
     src, tgt = tr.source_, targets.models["t"]
     v, u = f.voiced, ~f.voiced
     uc = U.frame_classes(lab)[u]
     Y = np.log(np.maximum(f.sp[u], 1e-30))             # warp_scale 0: the unvoiced frames are the source's
     S = src.unvoiced_spectra - src.unvoiced_spectra.mean(1, keepdims=True)
     T = tgt.unvoiced_spectra - tgt.unvoiced_spectra.mean(1, keepdims=True)
-    for name in ("u", "ul"):
+    for name in ("u", "ul", "flat"):
         assert np.array_equal(out[name][v], out["voiced"][v]), name
+    for name in ("u", "ul"):
         Z = out[name][u]
         dev = Y - Y.mean(1, keepdims=True) - S[uc]
         assert np.allclose(Z - Z.mean(1, keepdims=True) - dev, T[uc], atol=1e-8), name
@@ -136,6 +140,21 @@ def test_unvoiced_frames_get_the_target_class_mean(feats, vctk_voices, tmp_path,
     assert np.allclose(out["p"][u][pause], out["u"][u][pause])
     assert np.allclose(out["p"][u][~pause], out["voiced"][u][~pause], atol=1e-9)
     assert not np.allclose(out["u"][u][~pause], out["voiced"][u][~pause], atol=0.1)
+    # pause_residual 0: every pause frame is the target's mean pause envelope at the speech level + the target's
+    # pause level; the other unvoiced frames as with residual 1
+    Z = out["flat"][u]
+    assert np.allclose(Z[pause] - Z[pause].mean(1, keepdims=True), T[U.I_PAUSE], atol=1e-8)
+    assert np.allclose(Z[pause].mean(1), U.speech_level(f) + tgt.unvoiced_levels[U.I_PAUSE])
+    assert np.allclose(Z[~pause], out["ul"][u][~pause])
+    # pause_voiced: the voiced frames without a phone are pause frames too (the target's flat pause, F0 0); the
+    # voiced frames of phones and every F0 elsewhere as without it
+    vp = v & (np.asarray(lab) < 0)
+    assert vp.sum() > 5 and (f0s["fv"][vp] == 0).all() and (f0s["flat"][vp] > 0).all()
+    assert np.array_equal(f0s["fv"][~vp], f0s["flat"][~vp])
+    assert np.array_equal(out["fv"][v & ~vp], out["voiced"][v & ~vp])
+    Z = out["fv"][vp]
+    assert np.allclose(Z - Z.mean(1, keepdims=True), T[U.I_PAUSE], atol=1e-8)
+    assert np.allclose(Z.mean(1), U.speech_level(f) + tgt.unvoiced_levels[U.I_PAUSE])
 
 
 def test_shift_zero_is_bit_identical_and_identity(feats, vctk_voices, tmp_path):
@@ -168,6 +187,10 @@ def test_one_line_errors(vctk_targets, feats, tmp_path):
     for bad, msg in (({"unvoiced_shift": 1.5}, "unvoiced_shift must be a number in"),
                      ({"pause_shift": "x"}, "pause_shift must be a number in"),
                      ({"pause_level": True}, "pause_level must be a number in"),
+                     ({"pause_residual": -0.1}, "pause_residual must be a number in"),
+                     ({"pause_residual": 0.5}, "need classes: phones"),
+                     ({"pause_voiced": 1}, "pause_voiced must be true or false"),
+                     ({"pause_voiced": True}, "pause_voiced needs classes: phones"),
                      ({"unvoiced_shift": 1.0}, "need classes: phones")):
         with pytest.raises(ValueError, match=msg):
             build_vtln_params(**bad)
