@@ -13,6 +13,7 @@ from pydeid.voice import unvoiced_classes as U
 from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, _normalised_log, build_vtln_params
 from pydeid.voice.world import WorldConfig
 from test_phone_classes import _ali_dir
+from test_voice_cli import src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
 FP = 5.0
@@ -218,3 +219,40 @@ def test_unvoiced_configs_load(repo_root):
         assert p.classes == "phones" and (p.unvoiced_shift or p.pause_shift or p.pause_level), c.name
         for copy in repo_root.glob(f"egs/*/s5/conf/voice/{c.name}"):
             assert copy.read_text() == c.read_text(), copy
+
+
+def test_cli_unvoiced_config_and_stale_pool(src_dir, tgt_dir, tmp_path, repo_root):  # noqa: F811
+    """conf/voice/vtln_ufvphanycmnw.yaml through transform-voice: the options are in the secret plan, the pool holds
+    the unvoiced classes, the audio differs from the voiced-only conversion (vtln_phanycmnw.yaml) with the same
+    draws; a pool shared with --pool-file before the unvoiced classes existed (its key lacks them) is rebuilt, not
+    reused."""
+    import json
+
+    import soundfile as sf
+
+    from test_phone_classes import _cycle_ctm
+    from test_voice_cli import cli
+    src_ali, tgt_ali = _cycle_ctm(src_dir, tmp_path), _cycle_ctm(tgt_dir, tmp_path)
+    shared = tmp_path / "pool.npz"
+    outs = {}
+    for name in ("phanycmnw", "ufvphanycmnw"):
+        out, exp = tmp_path / f"out_{name}", tmp_path / f"exp_{name}"
+        cli("transform-voice", "--method", "vtln", "--config", repo_root / f"conf/voice/vtln_{name}.yaml",
+            "--target-data", tgt_dir, "--exp-dir", exp, "--ali-dir", src_ali, "--target-ali-dir", tgt_ali,
+            "--pool-file", shared, src_dir, out)
+        outs[name] = (out, json.loads((exp / "secrets" / "voice_plan.json").read_text()))
+        if name == "phanycmnw":   # make the shared pool one of before: no unvoiced classes, a key without them
+            old = VtlnTargets.load(shared)
+            for m in old.models.values():
+                m.unvoiced_spectra = m.unvoiced_levels = None
+            old.save(shared)
+            key = json.loads((tmp_path / "pool.npz.json").read_text())
+            assert key.pop("unvoiced_classes") == 1
+            (tmp_path / "pool.npz.json").write_text(json.dumps(key))
+    (a, pa), (b, pb) = outs["phanycmnw"], outs["ufvphanycmnw"]
+    assert pb["params"]["pause_voiced"] is True and pb["params"]["pause_residual"] == 0.0
+    assert {u: e["target"] for u, e in pa["utt"].items()} == {u: e["target"] for u, e in pb["utt"].items()}
+    assert all(m.unvoiced_spectra is not None for m in VtlnTargets.load(shared).models.values())
+    for u in pa["utt"]:
+        x, y = sf.read(a / "wav" / f"{u}.wav")[0], sf.read(b / "wav" / f"{u}.wav")[0]
+        assert len(x) == len(y) and np.isfinite(y).all() and not np.array_equal(x, y)
