@@ -176,7 +176,7 @@ def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfi
                                                        world.fft_size or 0]}
     if phones is not None:
         key.update(classes="phones", phone_ctm_sha1=hashlib.sha1(Path(phones[0]).read_bytes()).hexdigest(),
-                   phone_min_frames=int(phones[1]))
+                   phone_min_frames=int(phones[1]), unvoiced_classes=1)   # models with unvoiced class spectra
     return key
 
 

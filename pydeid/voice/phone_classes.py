@@ -50,6 +50,8 @@ GROUP_OF = {p: g for g, ps in GROUPS.items() for p in ps}
 PHONE_TO_CLASS = {p: INDEX[p] if p in INDEX else INDEX[g] for p, g in GROUP_OF.items()}
 # the class a class backs off to (-1: none)
 PARENT = np.array([INDEX[GROUP_OF[c]] if c in GROUP_OF else (P_POOLED if c != POOLED else -1) for c in CLASSES])
+PHONES = tuple(sorted(GROUP_OF))
+PHONE_INDEX = {p: i for i, p in enumerate(PHONES)}
 DEFAULT_MIN_FRAMES = 20     # 100 ms of a phone at WORLD's 5 ms frames
 CTM_NAME = "phn_ali/ctm"
 
@@ -65,11 +67,21 @@ def normalise_phone(label: str) -> str | None:
     raise ValueError(f"'{label}' is not an ARPAbet phone, silence or filler")
 
 
+class FrameClasses(np.ndarray):
+    """frame_classes()'s (T,) class array; its `phones` attribute holds each frame's aligned phone (index in PHONES,
+    -1 none), which the unvoiced classes read (pydeid.voice.unvoiced_classes: one class per voiceless obstruent)."""
+    phones: np.ndarray | None = None
+
+    def __array_finalize__(self, obj):
+        self.phones = None          # a slice or a computed array no longer matches the frames
+
+
 class PhoneAlignment:
     """The phone segments of a set's utterances (steps/align.sh <ali-dir>: phn_ali/ctm and report.json)."""
 
     def __init__(self, segments: dict[str, list[tuple[float, float, int]]], failed: set[str], where: str):
         self.segments = segments      # utt -> [(start, end, class index)] of the labelled phones
+        self.phones: dict[str, list[int]] = {}   # utt -> the PHONES index of each segment (read() fills it)
         self.failed = failed          # utterances the aligner could not align (no CTM line; frames unlabelled)
         self.where = where            # the CTM's path, for error messages
 
@@ -82,6 +94,7 @@ class PhoneAlignment:
         if not ctm.is_file():
             raise FormatError(ctm, None, f"{option}: no phone CTM (align the set with steps/align.sh --phones true)")
         segs: dict[str, list[tuple[float, float, int]]] = {}
+        phones: dict[str, list[int]] = {}
         seen: set[str] = set()
         with open(ctm, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -103,6 +116,7 @@ class PhoneAlignment:
                 seen.add(parts[0])
                 if p is not None:
                     segs.setdefault(parts[0], []).append((start, start + dur, PHONE_TO_CLASS[p]))
+                    phones.setdefault(parts[0], []).append(PHONE_INDEX[p])
         if not seen:
             raise FormatError(ctm, None, f"{option}: empty phone CTM (aligned with steps/align.sh --phones false?)")
         failed: set[str] = set()
@@ -114,7 +128,9 @@ class PhoneAlignment:
                 raise FormatError(rep, None, "not a report of steps/align.sh (JSON object with 'failed')") from None
         for u in seen:
             segs.setdefault(u, [])
-        return cls(segs, failed, str(ctm))
+        out = cls(segs, failed, str(ctm))
+        out.phones = phones
+        return out
 
     def check_covers(self, utts) -> None:
         """Every utterance is in the CTM or among the aligner's failures (those are converted with the pooled
@@ -127,28 +143,37 @@ class PhoneAlignment:
 
     def frame_classes(self, utt: str, n_frames: int, frame_period_ms: float) -> np.ndarray:
         """(n_frames,) class index of each WORLD frame (frame t at t * frame_period), -1 where no phone is aligned
-        (silence, fillers, a failed utterance)."""
-        out = np.full(n_frames, -1, dtype=int)
+        (silence, fillers, a failed utterance); a FrameClasses whose `phones` gives each frame's phone."""
+        out = np.full(n_frames, -1, dtype=int).view(FrameClasses)
+        ph = np.full(n_frames, -1, dtype=int)
         if utt not in self.segments and utt not in self.failed:
             raise FormatError(self.where, None, f"no phones for utterance {utt}")
         step = frame_period_ms / 1000.0
-        for start, end, c in self.segments.get(utt, []):
+        labels = self.phones.get(utt)
+        for i, (start, end, c) in enumerate(self.segments.get(utt, [])):
             a, b = int(np.ceil(start / step - 1e-9)), int(np.ceil(end / step - 1e-9))
             out[max(a, 0):min(b, n_frames)] = c
+            if labels is not None:
+                ph[max(a, 0):min(b, n_frames)] = labels[i]
+        out.phones = ph if labels is not None or not self.segments.get(utt) else None
         return out
 
 
 def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAMES):
     """A pydeid.voice.vtln.SpeakerModel whose classes are CLASSES (module docstring): features_and_classes yields
     (WorldFeatures, (T,) frame classes of frame_classes()). class_weights: the share of the speaker's voiced speech
-    frames whose own class is c (unlabelled frames: pooled); n_frames: their number."""
+    frames whose own class is c (unlabelled frames: pooled); n_frames: their number. The model also holds the
+    unvoiced frames' class spectra and levels (pydeid.voice.unvoiced_classes; None without unvoiced frames)."""
     from .common import log_f0_stats
+    from .unvoiced_classes import UnvoicedStats
     from .vtln import SpeakerModel, _normalised_log, _speech_frames
     sums, counts, f0s = None, np.zeros(K), []
+    unvoiced = UnvoicedStats()
     for feats, cls in features_and_classes:
-        cls = np.asarray(cls)
         if len(cls) != len(feats.f0):
             raise ValueError(f"{len(cls)} frame labels for {len(feats.f0)} frames")
+        unvoiced.add(feats, cls)
+        cls = np.asarray(cls)
         m = _speech_frames(feats)
         L = _normalised_log(feats.sp[m])
         c = np.where(cls[m] >= 0, cls[m], P_POOLED)
@@ -176,7 +201,7 @@ def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAM
         while j != P_POOLED and gc[j] < min_frames:
             j = PARENT[j]
         spectra[c] = gs[j] / gc[j]
-    return SpeakerModel(np.zeros((K, 0)), spectra, own / n, log_f0_stats(f0s), n)
+    return SpeakerModel(np.zeros((K, 0)), spectra, own / n, log_f0_stats(f0s), n, *unvoiced.model(min_frames))
 
 
 def align_phones(source, target, grid: np.ndarray, max_dev: float = 0.1) -> dict:

@@ -38,6 +38,11 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
+- unvoiced_shift / pause_shift / pause_level / pause_residual (classes phones): the class-mean replacement of the
+  unvoiced frames too (pydeid.voice.unvoiced_classes: a class per voiceless obstruent phone and a pause class;
+  pause_level moves the pauses' level to the target's noise floor relative to its speech, pause_residual < 1
+  shrinks the pause frames' own deviations from their class mean and level); pause_voiced: the frames the F0
+  tracker calls voiced in the pauses (no phone aligned: noise, breaths) are pause frames too, synthesised unvoiced.
 - ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
   (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
@@ -82,6 +87,11 @@ class VtlnParams:
     ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
     ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
     ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
+    unvoiced_shift: float = 0.0    # pydeid.voice.unvoiced_classes: unvoiced frames inside phones (0: untouched)
+    pause_shift: float = 0.0       # the same for the pause frames (no phone aligned)
+    pause_level: float = 0.0       # the pause frames' level moved towards the target's (relative to speech)
+    pause_residual: float = 1.0    # the pause frames' deviation from their class mean and level kept (0: none)
+    pause_voiced: bool = False     # the voiced frames of the pauses are pause frames too (synthesised unvoiced)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -107,7 +117,7 @@ def build_vtln_params(**overrides) -> VtlnParams:
         v = getattr(p, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
-    for name in ("convert_f0", "convert_envelope", "near_f0_drawn"):
+    for name in ("convert_f0", "convert_envelope", "near_f0_drawn", "pause_voiced"):
         if not isinstance(getattr(p, name), bool):
             raise ValueError(f"{name} must be true or false, got {getattr(p, name)!r}")
     if p.classes not in CLASS_MODES:
@@ -119,6 +129,10 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError("phone_min_frames needs classes: phones")
     if p.classes == "phones" and p.class_temperature > 0:
         raise ValueError("class_temperature (soft k-means classes) does not apply to classes: phones")
+    from .unvoiced_classes import check_options as check_unvoiced
+    check_unvoiced(p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual, p.classes)
+    if p.pause_voiced and p.classes != "phones":
+        raise ValueError("pause_voiced needs classes: phones")
     from .speaker_subspace import check_options
     check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
     if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
@@ -147,18 +161,27 @@ class SpeakerModel:
     class_weights: np.ndarray  # (k,) share of frames per class
     log_f0: tuple[float, float]
     n_frames: int = 0
+    unvoiced_spectra: np.ndarray | None = None   # phone classes: (pydeid.voice.unvoiced_classes.K, F)
+    unvoiced_levels: np.ndarray | None = None    # and their levels relative to the speech frames'
 
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
-        return {f"{prefix}/centroids": self.centroids, f"{prefix}/class_spectra": self.class_spectra,
-                f"{prefix}/class_weights": self.class_weights, f"{prefix}/log_f0": np.array(self.log_f0),
-                f"{prefix}/n_frames": np.array(self.n_frames)}
+        out = {f"{prefix}/centroids": self.centroids, f"{prefix}/class_spectra": self.class_spectra,
+               f"{prefix}/class_weights": self.class_weights, f"{prefix}/log_f0": np.array(self.log_f0),
+               f"{prefix}/n_frames": np.array(self.n_frames)}
+        if self.unvoiced_spectra is not None:
+            out[f"{prefix}/unvoiced_spectra"] = self.unvoiced_spectra
+            out[f"{prefix}/unvoiced_levels"] = self.unvoiced_levels
+        return out
 
     @classmethod
     def from_arrays(cls, arrays, prefix: str) -> "SpeakerModel":
         lf = arrays[f"{prefix}/log_f0"]
+        names = arrays.files if hasattr(arrays, "files") else arrays
+        uv = [arrays[f"{prefix}/unvoiced_{n}"] if f"{prefix}/unvoiced_spectra" in names else None
+              for n in ("spectra", "levels")]
         return cls(arrays[f"{prefix}/centroids"], arrays[f"{prefix}/class_spectra"],
                    arrays[f"{prefix}/class_weights"], (float(lf[0]), float(lf[1])),
-                   int(arrays[f"{prefix}/n_frames"]))
+                   int(arrays[f"{prefix}/n_frames"]), *uv)
 
 
 def _dct_basis(n_bins: int, n_ceps: int = N_CEPS) -> np.ndarray:
@@ -284,6 +307,10 @@ class VtlnTransformer:
         self._alignments: dict[str, dict] = {}
         if self.params.classes != targets.classes:
             raise ValueError(f"the target pool has {targets.classes} classes, the plan asks for {self.params.classes}")
+        p = self.params
+        from .unvoiced_classes import active, check_models
+        if active(p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual) or p.pause_voiced:
+            check_models(targets.models)
         self._near: list[str] | None = None
         self._subspace = None
 
@@ -406,8 +433,20 @@ class VtlnTransformer:
                                          p.residual_scale, self.smooth_frames,
                                          band_profile(log_sp.shape[1], feats.sr, p.class_shift_from_hz), post,
                                          p.class_shift_lifter)
+        from .unvoiced_classes import active
+        vp = v & (np.asarray(labels) < 0) if p.pause_voiced else None   # voiced frames of the pauses
+        if p.convert_envelope and (active(p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual)
+                                   or p.pause_voiced):
+            from .unvoiced_classes import replace_unvoiced_means, speech_level
+            ids = [target] if isinstance(target, str) else list(target)
+            log_sp = replace_unvoiced_means(log_sp, v if vp is None else v & ~vp, labels, frame_alpha, src,
+                                            [self.targets.models[t] for t in ids],
+                                            p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual,
+                                            speech_level(feats), self.smooth_frames)
         sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
         f0 = convert_log_f0(feats.f0, src.log_f0, target_f0) if p.convert_f0 else feats.f0
+        if vp is not None and vp.any():
+            f0 = np.where(vp, 0.0, f0)
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)

@@ -275,7 +275,7 @@ convert_vtln() {  # convert_vtln <variant|-> <in-data> <max-targets> <pool-tag> 
   [ "$1" = - ] || c=(--voice-config "conf/voice/vtln_$1.yaml")
   shift 4
   [ $# -gt 0 ] || return 0
-  # a phone-class config (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> (when stale)
+  # a phone-class config (`classes: phones`: vtln_ph*, vtln_u*, vtln_v*) aligns the input and the target voices into exp/align_ph/<name> (when stale)
   steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${c[@]}" \
     --phone-ali-root exp/align_ph "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
 }
