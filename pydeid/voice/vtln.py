@@ -46,6 +46,7 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -245,6 +246,8 @@ class VtlnTargets:
         arrays["__meta__/k"] = np.array(self.k)
         arrays["__meta__/world"] = np.array([self.world.f0_method, str(self.world.frame_period),
                                              str(self.world.fft_size or 0)])
+        if self.world.extras():   # the other WORLD options, when not at their defaults
+            arrays["__meta__/world_extras"] = np.array(json.dumps(self.world.extras(), sort_keys=True))
         if self.classes != "kmeans":
             arrays["__meta__/classes"] = np.array(self.classes)
         with atomic_write(path, "wb", encoding=None) as f:
@@ -255,7 +258,8 @@ class VtlnTargets:
         z = np.load(path, allow_pickle=False)
         spks = sorted({n.split("/")[0] for n in z.files if not n.startswith("__meta__")})
         w = z["__meta__/world"]
-        world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None)
+        extras = json.loads(str(z["__meta__/world_extras"])) if "__meta__/world_extras" in z.files else {}
+        world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None, **extras)
         classes = str(z["__meta__/classes"]) if "__meta__/classes" in z.files else "kmeans"
         return cls({s: SpeakerModel.from_arrays(z, s) for s in spks}, int(z["__meta__/k"]), world, classes)
 
