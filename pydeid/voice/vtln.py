@@ -42,6 +42,8 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
   (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
   converted), and ss_normalise false then fits the subspace on un-warped class spectra.
+- f0_max_shift / f0_keep_range: the F0 mapping (pydeid.voice.f0_map): the shift of the log-F0 mean capped at n
+  semitones, the source's log-F0 range kept.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import convert_log_f0, log_f0_stats
+from .common import log_f0_stats
+from .f0_map import map_f0
 from .warping import bilinear, bin_omegas, warp_log_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
@@ -83,6 +86,8 @@ class VtlnParams:
     ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
     ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
     ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
+    f0_max_shift: float = 0.0      # pydeid.voice.f0_map: the log-F0 mean moves at most this many semitones (0: no cap)
+    f0_keep_range: bool = False    # pydeid.voice.f0_map: the source's log-F0 std kept (only the mean moves)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -120,6 +125,8 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError("phone_min_frames needs classes: phones")
     if p.classes == "phones" and p.class_temperature > 0:
         raise ValueError("class_temperature (soft k-means classes) does not apply to classes: phones")
+    from .f0_map import check_options as check_f0_options
+    check_f0_options(p.f0_max_shift, p.f0_keep_range, p.convert_f0)
     from .speaker_subspace import check_options
     check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
     if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
@@ -413,5 +420,5 @@ class VtlnTransformer:
         sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
-        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0) if p.convert_f0 else feats.f0
+        f0 = map_f0(feats.f0, src.log_f0, target_f0, p.f0_max_shift, p.f0_keep_range) if p.convert_f0 else feats.f0
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)

@@ -91,3 +91,17 @@ def test_options_travel_with_the_plan_the_pool_and_the_pool_key(tmp_path, vctk_v
     assert pool_key(d, 10, 0, 8, w)["world_extras"] == {"d4c_threshold": 0.0, "f0_floor": 90.0}
     assert set(EXTRA_DEFAULTS) == {"f0_floor", "f0_ceil", "stonemask", "dio_speed", "dio_channels_in_octave",
                                    "dio_allowed_range", "cheaptrick_q1", "d4c_threshold"}
+
+
+def test_v_configs_load(repo_root):
+    """Every conf/voice/vtln_v*.yaml (issue 19 part V) is a valid VTLN config: its parameters and its world block."""
+    from pydeid.cli.transform_voice import _load_config
+    from pydeid.voice.vtln import build_vtln_params
+    confs = sorted((repo_root / "conf" / "voice").glob("vtln_v*.yaml"))
+    assert len(confs) >= 3
+    for c in confs:
+        conf = _load_config(c, "vtln")
+        WorldConfig(**(conf.pop("world", None) or {}))
+        conf.pop("k", None)
+        conf.pop("target_gender", None)
+        assert build_vtln_params(**conf).classes == "phones", c.name
