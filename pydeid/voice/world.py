@@ -32,8 +32,8 @@ class WorldConfig:
     f0_method: str = "dio"        # dio+stonemask (fast, default) or harvest (~15-40x slower; see bench/results/voice.md)
     frame_period: float = 5.0     # ms
     fft_size: int | None = None   # None: pyworld's default for the rate and f0_floor (1024 at 16 kHz)
-    f0_floor: float = 71.0        # Hz, the F0 search range of dio/harvest (and cheaptrick's window when fft_size
-    f0_ceil: float = 800.0        # is None)
+    f0_floor: float = 71.0        # Hz, the F0 search range of dio/harvest only (the envelope's FFT size stays the
+    f0_ceil: float = 800.0        # one of the default floor: cheaptrick and d4c must agree on it)
     stonemask: bool = True        # dio only: refine dio's F0 by StoneMask
     dio_speed: int = 1            # dio only: decimation of the signal it analyses (1..12; 1: none)
     dio_channels_in_octave: float = 2.0   # dio only: bands per octave
@@ -117,7 +117,9 @@ def analyze(wav: np.ndarray, sr: int, cfg: WorldConfig = WorldConfig(), f0: np.n
     else:
         f0, t = f0_track(x, sr, cfg)
     kw = {"fft_size": cfg.fft_size} if cfg.fft_size else {}
-    sp = pw.cheaptrick(x, f0, t, sr, q1=cfg.cheaptrick_q1, f0_floor=cfg.f0_floor, **kw)
+    # cheaptrick derives its FFT size from its f0_floor, d4c from the default floor: keep the default here, so that
+    # another F0 search range neither changes the envelope's resolution nor mismatches the aperiodicity's
+    sp = pw.cheaptrick(x, f0, t, sr, q1=cfg.cheaptrick_q1, f0_floor=EXTRA_DEFAULTS["f0_floor"], **kw)
     ap = pw.d4c(x, f0, t, sr, threshold=cfg.d4c_threshold, **kw)
     return WorldFeatures(f0=f0, sp=sp, ap=ap, sr=sr, frame_period=cfg.frame_period, n_samples=len(x))
 
