@@ -280,7 +280,9 @@ convert_vtln() {  # convert_vtln <variant|-> <in-data> <max-targets> <pool-tag> 
   [ "$1" = - ] || c=(--voice-config "conf/voice/vtln_$1.yaml")
   shift 4
   [ $# -gt 0 ] || return 0
-  if [[ $var == ph* ]]; then   # phone classes: the phone alignments of the input and of the target voices
+  # phone classes (vtln_ph*.yaml, or any config saying classes: phones): the phone alignments of the input and of the
+  # target voices
+  if [[ $var == ph* ]] || { [ "$var" != - ] && grep -q '^classes: *phones' "conf/voice/vtln_$var.yaml"; }; then
     ph_align "$in"; ph_align data/train_vtln; tag=${tag}_ph
     c+=(--ali-dir "exp/align_ph/$(basename "$in")" --target-ali-dir exp/align_ph/train_vtln)
   fi
