@@ -99,7 +99,7 @@ def _check_resume(prev: dict, plan_path, method, strategy, seed, params, world) 
 
     from pydeid.io import FormatError
     now = {"method": method, "strategy": strategy, "seed": seed, "params": json.loads(json.dumps(params)),
-           "world": {"f0_method": world.f0_method, "frame_period": world.frame_period, "fft_size": world.fft_size}}
+           "world": world.to_dict()}
     for key, val in now.items():
         old = prev.get(key)
         if key == "strategy" and method != "vtln":
@@ -235,8 +235,7 @@ def run(args):
                            pool_genders=pool_genders, target_gender=target_gender)
         if pitch_pool is not None:
             plan["target_log_f0"] = {**(previous or {}).get("target_log_f0", {}), **pitch_pool}
-        plan["world"] = {"f0_method": world.f0_method, "frame_period": world.frame_period,
-                         "fft_size": world.fft_size}
+        plan["world"] = world.to_dict()
         C.save_plan(plan, plan_path, out_dir, wav_dir)
         log.info("plan (secret, mode 0600): %s", plan_path)
 

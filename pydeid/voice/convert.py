@@ -134,14 +134,9 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
 
 
 def f0_track(wav, world: WorldConfig):
-    """F0 only (dio+stonemask or harvest at the plan's frame period): cheaper than a full WORLD analysis."""
-    import numpy as np
-    import pyworld as pw
-    x = np.ascontiguousarray(wav, dtype=np.float64)
-    if world.f0_method == "dio":
-        f0, t = pw.dio(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)
-        return pw.stonemask(x, f0, t, 16000)
-    return pw.harvest(x, 16000, f0_floor=world.f0_floor, f0_ceil=world.f0_ceil, frame_period=world.frame_period)[0]
+    """F0 only (the plan's estimator and options, pydeid.voice.world.f0_track): cheaper than a full analysis."""
+    from .world import f0_track as track
+    return track(wav, 16000, world)[0]
 
 
 def speaker_log_f0(d: DataDir, utts: list[str], world: WorldConfig, what: str,
@@ -174,6 +169,8 @@ def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfi
     key = {"target_data": str(d), "wav_scp_sha1": hashlib.sha1(scp).hexdigest(), "max_targets": int(max_targets),
            "seed": int(seed), "k": int(k), "world": [world.f0_method, float(world.frame_period),
                                                        world.fft_size or 0]}
+    if world.extras():   # options beyond the legacy three (absent at their defaults: old shared pools still match)
+        key["world_extras"] = world.extras()
     if phones is not None:
         key.update(classes="phones", phone_ctm_sha1=hashlib.sha1(Path(phones[0]).read_bytes()).hexdigest(),
                    phone_min_frames=int(phones[1]), unvoiced_classes=1)   # models with unvoiced class spectra

@@ -47,15 +47,19 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
   (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
   converted), and ss_normalise false then fits the subspace on un-warped class spectra.
+- f0_max_shift / f0_keep_range: the F0 mapping (pydeid.voice.f0_map): the shift of the log-F0 mean capped at n
+  semitones, the source's log-F0 range kept.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import convert_log_f0, log_f0_stats
+from .common import log_f0_stats
+from .f0_map import map_f0
 from .warping import bilinear, bin_omegas, warp_log_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
@@ -92,6 +96,8 @@ class VtlnParams:
     pause_level: float = 0.0       # the pause frames' level moved towards the target's (relative to speech)
     pause_residual: float = 1.0    # the pause frames' deviation from their class mean and level kept (0: none)
     pause_voiced: bool = False     # the voiced frames of the pauses are pause frames too (synthesised unvoiced)
+    f0_max_shift: float = 0.0      # pydeid.voice.f0_map: the log-F0 mean moves at most this many semitones (0: no cap)
+    f0_keep_range: bool = False    # pydeid.voice.f0_map: the source's log-F0 std kept (only the mean moves)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -133,6 +139,8 @@ def build_vtln_params(**overrides) -> VtlnParams:
     check_unvoiced(p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual, p.classes)
     if p.pause_voiced and p.classes != "phones":
         raise ValueError("pause_voiced needs classes: phones")
+    from .f0_map import check_options as check_f0_options
+    check_f0_options(p.f0_max_shift, p.f0_keep_range, p.convert_f0)
     from .speaker_subspace import check_options
     check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
     if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
@@ -268,6 +276,8 @@ class VtlnTargets:
         arrays["__meta__/k"] = np.array(self.k)
         arrays["__meta__/world"] = np.array([self.world.f0_method, str(self.world.frame_period),
                                              str(self.world.fft_size or 0)])
+        if self.world.extras():   # the other WORLD options, when not at their defaults
+            arrays["__meta__/world_extras"] = np.array(json.dumps(self.world.extras(), sort_keys=True))
         if self.classes != "kmeans":
             arrays["__meta__/classes"] = np.array(self.classes)
         with atomic_write(path, "wb", encoding=None) as f:
@@ -278,7 +288,8 @@ class VtlnTargets:
         z = np.load(path, allow_pickle=False)
         spks = sorted({n.split("/")[0] for n in z.files if not n.startswith("__meta__")})
         w = z["__meta__/world"]
-        world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None)
+        extras = json.loads(str(z["__meta__/world_extras"])) if "__meta__/world_extras" in z.files else {}
+        world = WorldConfig(f0_method=str(w[0]), frame_period=float(w[1]), fft_size=int(w[2]) or None, **extras)
         classes = str(z["__meta__/classes"]) if "__meta__/classes" in z.files else "kmeans"
         return cls({s: SpeakerModel.from_arrays(z, s) for s in spks}, int(z["__meta__/k"]), world, classes)
 
@@ -446,7 +457,7 @@ class VtlnTransformer:
         sp = np.exp(log_sp) if p.convert_envelope else feats.sp
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
-        f0 = convert_log_f0(feats.f0, src.log_f0, target_f0) if p.convert_f0 else feats.f0
+        f0 = map_f0(feats.f0, src.log_f0, target_f0, p.f0_max_shift, p.f0_keep_range) if p.convert_f0 else feats.f0
         if vp is not None and vp.any():
             f0 = np.where(vp, 0.0, f0)
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)

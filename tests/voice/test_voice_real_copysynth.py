@@ -53,7 +53,36 @@ def test_copy_synthesis_keeps_the_voice_and_names_no_original_audio(copysynth, v
         assert voiced_log_spectral_distance(x, y) < 6.0
     info = json.loads((out / "copysynth.json").read_text())
     assert info["converted"] == 2 and info["rtf_cpu"] > 0 and info["world"] == {"f0_method": "dio",
-                                                                                  "frame_period": 5.0}
+                                                                                  "frame_period": 5.0, "fft_size": None}
+
+
+def test_copy_synthesis_world_options(copysynth, vctk_dir, tmp_path, capsys):
+    """--world KEY=VALUE: any WorldConfig option, recorded in copysynth.json; the default run is the plain copy."""
+    src = vctk_data_dir(vctk_dir, tmp_path / "in", ["p225"], 1)
+    assert copysynth.main([str(src), str(tmp_path / "a")]) == 0
+    assert copysynth.main(["--world", "d4c_threshold=0", "--world", "fft_size=2048", str(src),
+                           str(tmp_path / "b")]) == 0
+    info = json.loads((tmp_path / "b" / "copysynth.json").read_text())
+    assert info["world"] == {"f0_method": "dio", "frame_period": 5.0, "fft_size": 2048, "d4c_threshold": 0}
+    u = DataDir.read(src).utts[0]
+    a, b = DataDir.read(tmp_path / "a").load_audio(u), DataDir.read(tmp_path / "b").load_audio(u)
+    assert len(a) == len(b) and not np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("item,msg", [
+    ("fft_size", "--world fft_size: expected KEY=VALUE"),
+    ("fftsize=2048", "unknown WORLD option 'fftsize' (one of fft_size, f0_floor"),
+    ("f0_method=harvest", "unknown WORLD option 'f0_method'"),       # its own flag
+    ("d4c_threshold=2", "d4c_threshold must be a number in [0, 1], got 2"),
+    ("stonemask=maybe", "stonemask must be true or false, got 'maybe'"),
+])
+def test_copy_synthesis_refuses_a_bad_world_option_in_one_line(copysynth, tmp_path, capsys, item, msg):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "wav.scp").write_text("")
+    assert copysynth.main(["--world", item, str(tmp_path / "d"), str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert msg in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
 
 
 def test_copy_synthesis_resumes_and_keeps_its_first_timing(copysynth, vctk_dir, tmp_path):
