@@ -160,3 +160,24 @@ def test_mini_recipe_phone_class_config(tmp_path, recipe_copy):
     for sc in ("ignorant", "lazy-informed", "informed"):
         assert (r / f"exp/attack/{sc}_vtln3_phanycmnw/scores/metrics.json").is_file(), sc
     assert "vtln3_phanycmnw" in (r / "RESULTS.md").read_text()
+
+
+@pytest.mark.slow
+def test_librispeech_recipe_phone_class_strategy(librispeech_mini_dir, tmp_path, recipe_copy):
+    """egs/librispeech/s5 stages 1-5 on the real 3-speaker sample with --voice-strategy 3_phanycmnw: every set it
+    converts (published, the attackers' own and parameter-shifted conversions) and the target voices are aligned
+    into exp/align_ph and converted with phone classes; the shifted attacker keeps its -T 10 pool."""
+    sub = "dev-clean-2"
+    r = recipe_copy("librispeech", tmp_path / "s5")
+    _run(r, "./run.sh", "--stage", 1, "--stop-stage", 5, "--corpus-root", librispeech_mini_dir, "--asr-train-set", sub,
+         "--xvector-train-set", sub, "--dev-set", sub, "--test-set", sub, "--num-enroll", 1, "--nj", 1,
+         "--voice-method", "vtln", "--voice-strategy", "3_phanycmnw")
+    conv = sorted(p.parent.parent.name for p in (r / "exp/voice").glob("*/secrets/voice_plan.json"))
+    assert len(conv) >= 4 and any(c.endswith("_ps") for c in conv), conv
+    for c in conv:
+        plan = json.loads((r / "exp/voice" / c / "secrets/voice_plan.json").read_text())
+        assert plan["params"]["classes"] == "phones" and plan["strategy"] == 3, c
+        assert (r / "data" / c / "wav.scp").is_file(), c
+    assert (r / "exp/align_ph/dev_clean_2/phn_ali/ctm").is_file()
+    pools = {p.name: json.loads(p.read_text()) for p in (r / "exp/voice").glob("pool_*_ph_s*.npz.json")}
+    assert {k["max_targets"] for k in pools.values()} == {100, 10} and all(k["classes"] == "phones" for k in pools.values())
