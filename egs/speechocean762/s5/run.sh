@@ -8,7 +8,7 @@
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
-#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"] [--lms "general train"]
+#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
 #            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
@@ -73,7 +73,7 @@ vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN
 xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
                      # config's 8: the run-time budget); tiny: 2
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
-voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:-"   # <method>:<strategy|variant|vtlnN> (stage 3)
+voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"   # <method>:<strategy|variant|vtlnN> (stage 3); the last: phone classes, the best trade-off on real voices (bench/results/voice_real_unvoiced.md)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
