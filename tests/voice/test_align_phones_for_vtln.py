@@ -7,7 +7,6 @@ from __future__ import annotations
 import filecmp
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -180,4 +179,5 @@ def test_librispeech_recipe_phone_class_strategy(librispeech_mini_dir, tmp_path,
         assert (r / "data" / c / "wav.scp").is_file(), c
     assert (r / "exp/align_ph/dev_clean_2/phn_ali/ctm").is_file()
     pools = {p.name: json.loads(p.read_text()) for p in (r / "exp/voice").glob("pool_*_ph_s*.npz.json")}
-    assert {k["max_targets"] for k in pools.values()} == {100, 10} and all(k["classes"] == "phones" for k in pools.values())
+    assert {k["max_targets"] for k in pools.values()} == {100, 10}
+    assert all(k["classes"] == "phones" for k in pools.values())
