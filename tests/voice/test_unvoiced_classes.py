@@ -216,7 +216,8 @@ def test_unvoiced_configs_load(repo_root):
         for k in ("world", "k", "target_gender"):
             conf.pop(k, None)
         p = build_vtln_params(**conf)
-        assert p.classes == "phones" and (p.unvoiced_shift or p.pause_shift or p.pause_level), c.name
+        assert p.classes == "phones" and (p.unvoiced_shift or p.pause_shift or p.pause_level or p.pause_voiced), \
+            c.name
         for copy in repo_root.glob(f"egs/*/s5/conf/voice/{c.name}"):
             assert copy.read_text() == c.read_text(), copy
 
