@@ -7,7 +7,8 @@ WER and in rho_F0, and what any conversion adds on top. Per utterance, atomic an
 is kept); the output data dir is written by pydeid.voice.convert.assemble (absolute wav.scp, the other files carried
 over, no original audio path left).
 
-    python bench/voice_real_copysynth.py [--f0-method dio] [--frame-period 5] [--world KEY=VALUE ...] <in-data> <out-data>
+    python bench/voice_real_copysynth.py [--f0-method dio] [--frame-period 5] [--world KEY=VALUE ...] \
+        <in-data> <out-data>
 
 --world sets any other option of pydeid.voice.world.WorldConfig (fft_size, f0_floor, f0_ceil, stonemask, dio_speed,
 dio_channels_in_octave, dio_allowed_range, cheaptrick_q1, d4c_threshold), as a voice yaml's world: block does, to
