@@ -47,7 +47,11 @@ VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target
            "phcmnw": "phone classes, class means replaced, no warp",
            "phanycmnw": "phone classes, any-gender targets, class means replaced, no warp",
            "phanycmnwr": "phone classes, any-gender targets, class means replaced, no warp, residual 0.7",
-           "phavgcm": "phone classes, pseudo-target mean of 8, class means replaced"}
+           "phavgcm": "phone classes, pseudo-target mean of 8, class means replaced",
+           # session 9: U's unvoiced-frame and pause classes, V's WORLD analysis with harvest
+           "ufvphanycmnw": "phone classes, any-gender targets, class means replaced (voiced, unvoiced, flat pauses), "
+                           "no warp",
+           "vharvest": "phone classes, any-gender targets, class means replaced, no warp, harvest F0"}
 
 
 def label(v: str) -> str:
