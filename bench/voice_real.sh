@@ -300,8 +300,8 @@ print(" ".join(vc for vc in sys.argv[1].split() if vn(vc) not in timed))' "$voic
     # timed in voice_real_rtf.py itself
     ph=()
     for vc in $untimed; do
-      [[ $vc == vtln:*_* ]] && [ "$(python -c 'import sys, yaml; print((yaml.safe_load(open(sys.argv[1])) or {}).get("classes"))' \
-        "conf/voice/vtln_${vc#*_}.yaml")" = phones ] && ph=(--target-ali-dir exp/align_ph/train_vtln)
+      [[ $vc == vtln:*_* ]] && utils/vtln_config_has_phones.sh "conf/voice/vtln_${vc#*_}.yaml" &&
+        ph=(--target-ali-dir exp/align_ph/train_vtln)
     done
     [ ${#ph[@]} -eq 0 ] || steps/align_phones_for_vtln.sh data/train_vtln exp/align_ph/train_vtln
     OMP_NUM_THREADS=1 taskset -c 0 python "$root/bench/voice_real_rtf.py" --data data/test_wer --targets data/train_xv \

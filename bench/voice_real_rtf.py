@@ -68,7 +68,7 @@ def main() -> None:
     from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
     from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
     from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
-    from pydeid.voice.phone_classes import PHONE_TO_CLASS, PhoneAlignment, normalise_phone
+    from pydeid.voice.phone_classes import PhoneAlignment, normalise_phone
     from pydeid.voice.vtln import VtlnTransformer, build_vtln_params, draw_vtln
     from pydeid.voice.world import WorldConfig, analyze
 
@@ -143,18 +143,18 @@ def main() -> None:
             t0 = time.process_time()
             aligner = make_aligner("pocketsphinx", "en-us", phones=True)
             t1 = time.process_time()
-            segs: dict = {}
+            labelled: dict = {}
             failed: set = set()
             for u in utts:
                 r = aligner.align(u, wavs[u], d.text.get(u, ""))
                 if r.error:
                     failed.add(u)
                     continue
-                segs[u] = [(round(p.start, 3), round(p.start, 3) + max(0.0, round(p.end - p.start, 3)),
-                            PHONE_TO_CLASS[n]) for p in r.phones   # as the phone CTM rounds them
-                           if (n := normalise_phone(p.phone)) is not None]
+                labelled[u] = [(round(p.start, 3), round(p.start, 3) + max(0.0, round(p.end - p.start, 3)),
+                                n) for p in r.phones   # as the phone CTM rounds them
+                               if (n := normalise_phone(p.phone)) is not None]
             t2 = time.process_time()
-            phone_labels["ali"] = PhoneAlignment(segs, failed, "aligned in voice_real_rtf.py")
+            phone_labels["ali"] = PhoneAlignment.from_phones(labelled, failed, "aligned in voice_real_rtf.py")
             res["alignment"] = {"align_cpu_s": round(t2 - t1, 2), "align_rtf_cpu": round((t2 - t1) / audio_s, 4),
                                 "align_load_cpu_s": round(t1 - t0, 2), "failed": len(failed),
                                 "aligner": "pocketsphinx en-us, phones (steps/align.sh)"}

@@ -18,11 +18,10 @@ import json
 import subprocess
 from pathlib import Path
 
-import yaml
-
 from pydeid.asr.pocketsphinx_decode import decode_data_dir
 from pydeid.asr.score import score_decode_dir
 from pydeid.attack.pitch import pitch_correlation
+from pydeid.voice.phone_classes import config_has_phone_classes
 from pydeid.corpora.bootstrap_ci import wer_with_ci
 from pydeid.corpora.speechocean_report import read_per_utt
 from pydeid.io import DataDir
@@ -86,7 +85,7 @@ def main() -> None:
             strategy, _, cv = st.partition("_")
             tdata = a.vtln_targets or a.targets
             pool = f"exp/voice/vtln_pool_pub_s{a.seed}.npz"
-            if cv and (yaml.safe_load(Path(f"conf/voice/vtln_{cv}.yaml").read_text()) or {}).get("classes") == "phones":
+            if cv and config_has_phone_classes(f"conf/voice/vtln_{cv}.yaml"):
                 # phone classes: the phone alignments of the VCTK prompts (names in them get G2P pronunciations)
                 # and of the target voices (run.sh's exp/align_ph/<name>), made here when missing
                 ali, tali = work / "exp" / "align_ph" / "orig", Path("exp/align_ph") / Path(tdata).name

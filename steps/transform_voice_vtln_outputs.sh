@@ -11,7 +11,7 @@
 #                             config <config-dir>/vtln_<variant>.yaml (not with --voice-config); outputs of
 #                             different variants are converted in one pass per variant
 #   --ali-dir "" --target-ali-dir ""   phone alignments (steps/align.sh --phones true) of <in-data> and
-#   <target-data>, for a config with classes phones (conf/voice/vtln_ph*.yaml)
+#   <target-data>, for a config with classes phones (utils/vtln_config_has_phones.sh)
 #   --phone-ali-root ""       for a config with classes phones and no --ali-dir / --target-ali-dir: align <in-data>
 #                             and <target-data> into <phone-ali-root>/<basename> (steps/align_phones_for_vtln.sh,
 #                             skipped when current); the recipes pass exp/align_ph
@@ -60,7 +60,7 @@ if [ ${#variants[@]} -gt 1 ] || { [ ${#variants[@]} -eq 1 ] && [ "${variants[0]}
     for spec in "$@"; do
       st=${spec%%:*}
       if [ "$v" = - ]; then [[ $st == *_* ]] || specs+=("$spec")
-      else [[ $st == *_"$v" ]] && [ "${st#*_}" = "$v" ] && specs+=("${st%%_*}:${spec#*:}"); fi
+      else [ "${st#*_}" = "$v" ] && specs+=("${st%%_*}:${spec#*:}"); fi
     done
     vc=(); [ "$v" = - ] || vc=(--voice-config "$config_dir/vtln_$v.yaml")
     "$0" "${common[@]}" "${vc[@]}" "$in" "$tdata" "$pool" "${specs[@]}"
@@ -77,8 +77,7 @@ done
 IFS=: read -r st sd out <<<"$first"
 vc=(); [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
 if [ -n "$voice_config" ] && [ -z "$ali_dir$target_ali_dir" ] && [ -n "$phone_ali_root" ] &&
-   python3 -c 'import sys, yaml; sys.exit((yaml.safe_load(open(sys.argv[1])) or {}).get("classes") != "phones")' \
-     "$voice_config"; then
+   utils/vtln_config_has_phones.sh "$voice_config"; then
   # phone classes: the phone alignments of the input and of the target voices, made here when missing or stale
   ali_dir=$phone_ali_root/$(basename "$in") target_ali_dir=$phone_ali_root/$(basename "$tdata")
   steps/align_phones_for_vtln.sh --nj "$nj" --cmd "$cmd" "$in" "$ali_dir"

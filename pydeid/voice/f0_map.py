@@ -42,6 +42,4 @@ def mapped_target(source: tuple[float, float], target: tuple[float, float], max_
 def map_f0(f0: np.ndarray, source: tuple[float, float], target: tuple[float, float], max_shift: float = 0.0,
            keep_range: bool = False) -> np.ndarray:
     """Converted F0 track (unvoiced frames stay 0); the defaults are convert_log_f0's conversion, bit for bit."""
-    if max_shift <= 0 and not keep_range:
-        return convert_log_f0(f0, source, target)
     return convert_log_f0(f0, source, mapped_target(source, target, max_shift, keep_range))

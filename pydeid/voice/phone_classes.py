@@ -67,6 +67,13 @@ def normalise_phone(label: str) -> str | None:
     raise ValueError(f"'{label}' is not an ARPAbet phone, silence or filler")
 
 
+def config_has_phone_classes(path) -> bool:
+    """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones`, i.e. needs phone alignments
+    (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
+    import yaml
+    return (yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("classes") == "phones"
+
+
 class FrameClasses(np.ndarray):
     """frame_classes()'s (T,) class array; its `phones` attribute holds each frame's aligned phone (index in PHONES,
     -1 none), which the unvoiced classes read (pydeid.voice.unvoiced_classes: one class per voiceless obstruent)."""
@@ -79,11 +86,21 @@ class FrameClasses(np.ndarray):
 class PhoneAlignment:
     """The phone segments of a set's utterances (steps/align.sh <ali-dir>: phn_ali/ctm and report.json)."""
 
-    def __init__(self, segments: dict[str, list[tuple[float, float, int]]], failed: set[str], where: str):
+    def __init__(self, segments: dict[str, list[tuple[float, float, int]]], failed: set[str], where: str,
+                 phones: dict[str, list[int]] | None = None):
         self.segments = segments      # utt -> [(start, end, class index)] of the labelled phones
-        self.phones: dict[str, list[int]] = {}   # utt -> the PHONES index of each segment (read() fills it)
+        self.phones = phones or {}    # utt -> the PHONES index of each segment (from_phones fills it)
         self.failed = failed          # utterances the aligner could not align (no CTM line; frames unlabelled)
         self.where = where            # the CTM's path, for error messages
+
+    @classmethod
+    def from_phones(cls, labelled: dict[str, list[tuple[float, float, str]]], failed: set[str],
+                    where: str) -> "PhoneAlignment":
+        """From each utterance's (start, end, phone) segments, the phones as normalise_phone() returns them (an
+        utterance with no segment: aligned, no phone in it)."""
+        segs = {u: [(a, b, PHONE_TO_CLASS[p]) for a, b, p in ps] for u, ps in labelled.items()}
+        phones = {u: [PHONE_INDEX[p] for _, _, p in ps] for u, ps in labelled.items() if ps}
+        return cls(segs, failed, where, phones)
 
     @classmethod
     def read(cls, ali_dir, option: str = "--ali-dir") -> "PhoneAlignment":
@@ -93,8 +110,7 @@ class PhoneAlignment:
         ctm = ali_dir / CTM_NAME
         if not ctm.is_file():
             raise FormatError(ctm, None, f"{option}: no phone CTM (align the set with steps/align.sh --phones true)")
-        segs: dict[str, list[tuple[float, float, int]]] = {}
-        phones: dict[str, list[int]] = {}
+        labelled: dict[str, list[tuple[float, float, str]]] = {}
         seen: set[str] = set()
         with open(ctm, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -115,8 +131,7 @@ class PhoneAlignment:
                     raise FormatError(ctm, n, str(e)) from None
                 seen.add(parts[0])
                 if p is not None:
-                    segs.setdefault(parts[0], []).append((start, start + dur, PHONE_TO_CLASS[p]))
-                    phones.setdefault(parts[0], []).append(PHONE_INDEX[p])
+                    labelled.setdefault(parts[0], []).append((start, start + dur, p))
         if not seen:
             raise FormatError(ctm, None, f"{option}: empty phone CTM (aligned with steps/align.sh --phones false?)")
         failed: set[str] = set()
@@ -127,10 +142,8 @@ class PhoneAlignment:
             except (ValueError, AttributeError):
                 raise FormatError(rep, None, "not a report of steps/align.sh (JSON object with 'failed')") from None
         for u in seen:
-            segs.setdefault(u, [])
-        out = cls(segs, failed, str(ctm))
-        out.phones = phones
-        return out
+            labelled.setdefault(u, [])
+        return cls.from_phones(labelled, failed, str(ctm))
 
     def check_covers(self, utts) -> None:
         """Every utterance is in the CTM or among the aligner's failures (those are converted with the pooled

@@ -435,9 +435,9 @@ class VtlnTransformer:
         if p.ss_dims:
             from .speaker_subspace import convert_frames
             log_sp = convert_frames(self, log_sp, v, cls, target, warp_shift, ss_seed)
+        ids = [target] if isinstance(target, str) else list(target)   # one target or an averaged pseudo-target's
         if p.convert_envelope and (p.class_shift > 0 or p.residual_scale < 1):
             from .class_residual import band_profile, paired_target_spectra, replace_class_means
-            ids = [target] if isinstance(target, str) else list(target)
             tspec = paired_target_spectra(len(src.class_spectra), [self.targets.models[t] for t in ids],
                                           [self.alignment(t)["pairs"] for t in ids])
             log_sp = replace_class_means(log_sp, v, cls, frame_alpha, src.class_spectra, tspec, p.class_shift,
@@ -449,7 +449,6 @@ class VtlnTransformer:
         if p.convert_envelope and (active(p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual)
                                    or p.pause_voiced):
             from .unvoiced_classes import replace_unvoiced_means, speech_level
-            ids = [target] if isinstance(target, str) else list(target)
             log_sp = replace_unvoiced_means(log_sp, v if vp is None else v & ~vp, labels, frame_alpha, src,
                                             [self.targets.models[t] for t in ids],
                                             p.unvoiced_shift, p.pause_shift, p.pause_level, p.pause_residual,

@@ -155,7 +155,7 @@ fi
 
 convert() {  # convert <in-data> <out-data> <seed> [shifted]
   if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
-    # (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> first
+    # (`classes: phones`) aligns the input and the target voices into exp/align_ph/<name> first
     local T=100 vc=()
     [ "${4:-}" = shifted ] && T=$shift_max_targets
     [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")

@@ -205,7 +205,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
 fi
 
 convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>[_<variant>]:<seed>:<out-data> ...
-  # one pass per config (conf/voice/vtln[_<variant>].yaml); a phone-class variant (vtln:3_phanycmnw) aligns the
+  # one pass per config (conf/voice/vtln[_<variant>].yaml); a phone-class variant (`classes: phones`) aligns the
   # input and the target voices into exp/align_ph/<name> first (steps/align_phones_for_vtln.sh)
   steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --phone-ali-root exp/align_ph "$@"
 }

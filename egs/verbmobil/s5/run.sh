@@ -134,7 +134,7 @@ fi
 convert() {  # convert <in-data> <out-data> <seed>
   utils/validate_data_dir.sh "$2" >/dev/null 2>&1 && return 0
   if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
-    # (vtln_ph*) aligns the input and the target voices into exp/align_ph/<name> first
+    # (`classes: phones`) aligns the input and the target voices into exp/align_ph/<name> first
     steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" ${voice_config:+--voice-config "$voice_config"} \
       --phone-ali-root exp/align_ph "$1" data/train "exp/voice/pool_s{seed}.npz" "$voice_strategy:$3:$2"
     return
