@@ -4,7 +4,7 @@
 # Exits 1 on any leak unless --fail-on-leak false (then it only reports, e.g. to measure an aligner's leaks).
 #
 # Usage: steps/verify_masking.sh [options] <masked-data> <tags.conll> <reference-ctm> <exp-dir>
-#   --tags PER,LOC,ORG,DATE,TIME,NUM
+#   --tags all           all = every type the detectors can emit; a narrower list is named in the output
 #   --threshold-dbfs -50
 #   --tolerance 0        seconds trimmed from both ends of each reference interval
 #   --orig-data ""       original data dir: also flag wav.scp entries that point to its audio
@@ -13,7 +13,7 @@
 #   --fail-on-leak true
 set -euo pipefail
 
-tags=PER,LOC,ORG,DATE,TIME,NUM
+tags=all
 threshold_dbfs=-50
 tolerance=0
 orig_data=

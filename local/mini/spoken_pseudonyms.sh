@@ -40,7 +40,7 @@ stop_stage=100
 seed=0
 nj=2
 neutral_voice=vtln:3
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+mask_tags=all   # every type the detectors can emit
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 asr_config=conf/asr/small.yaml
 asr_max_epoch=15

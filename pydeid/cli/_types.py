@@ -69,6 +69,21 @@ def name_list(allowed, upper: bool = False):
     return parse
 
 
+def entity_tags(s: str) -> str:
+    """--tags of the masking steps: 'all' (every type the detectors can emit) or a comma list of entity types."""
+    from pydeid.io import UsageError
+    from pydeid.text.hidden_types import parse_tags
+    try:
+        parse_tags(s)
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(e.message) from None
+    return s
+
+
+TAGS_HELP = ("entity types to hide: 'all' (default: every type the detectors can emit, categories included) or a "
+             "narrower comma list, which the step's log and report name")
+
+
 def strategy_spec(spec: str) -> dict[str, str]:
     """--strategy of transform-text: every strategy name exists and every key is an entity type or 'default'."""
     from pydeid.io import ENTITY_TYPES, UsageError

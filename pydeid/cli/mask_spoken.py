@@ -10,7 +10,8 @@ def _bool(s):
 
 
 def add_arguments(p):
-    p.add_argument("--tags", dest="tagset", default="PER,LOC,ORG,DATE,TIME,NUM", help="entity types to hide")
+    from pydeid.cli._types import TAGS_HELP, entity_tags
+    p.add_argument("--tags", dest="tagset", default="all", type=entity_tags, help=TAGS_HELP)
     p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each interval over the pauses separating it from the neighbouring words")
@@ -38,6 +39,9 @@ def add_arguments(p):
                         "refused inside the input or output data dir")
     p.add_argument("--wav-dir", default=None, help="where the wavs go (default <out>/wav)")
     p.add_argument("--overwrite", type=_bool, default=False, help="redo utterances already written")
+    p.add_argument("--check-only", type=_bool, default=False,
+                   help="only check the inputs of every utterance (CTM, transformed tags, no insert saying an "
+                        "original) and write nothing (steps/mask_spoken.sh runs it before its parallel jobs)")
     p.add_argument("--report", default=None, help="write a JSON summary here (keep it outside the corpus)")
     p.add_argument("data", help="input data dir (the neutral voices: converted audio)")
     p.add_argument("tags_file", help="CoNLL tags of the original utterances ('# id = <utt>')")
@@ -73,9 +77,13 @@ def run(args):
                          match_spectrum=args.match_spectrum, match_f0_range=args.match_f0_range, accents=accents,
                          noise_floor=args.noise_floor)
     rep = spoken_data_dir(args.data, args.tags_file, args.trans_tags, args.ctm, args.out, args.secret_dir, opts,
-                          wav_dir=args.wav_dir, overwrite=args.overwrite)
+                          wav_dir=args.wav_dir, overwrite=args.overwrite, check_only=args.check_only)
+    if args.check_only:
+        print(f"{args.data}: inputs of {rep['utterances']} utterances checked ({rep['hidden']}); nothing written")
+        return 0
     if args.report:
         atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
+    print(f"{args.out}: {rep['hidden']}")
     print(f"{args.out}: {rep['utterances']} utterances, {rep['inserts']} spoken inserts "
           f"({rep['stretch_clamped']} at a stretch limit, {rep['rate_clamped']} at a rate limit), duration change {rep['duration_change_s']:+.2f} s "
           f"({rep['written']} written, {rep['resumed']} resumed)")

@@ -12,10 +12,8 @@ OUTPUTS = ("out", "wav_dir", "report")
 
 
 def add_arguments(p):
-    from pydeid.cli._types import name_list, nonnegative_float
-    from pydeid.io.conll import ENTITY_TYPES
-    p.add_argument("--tags", dest="tagset", default=",".join(ENTITY_TYPES), type=name_list(ENTITY_TYPES, True),
-                   help="entity types to hide")
+    from pydeid.cli._types import TAGS_HELP, entity_tags, nonnegative_float
+    p.add_argument("--tags", dest="tagset", default="all", type=entity_tags, help=TAGS_HELP)
     p.add_argument("--pad", type=nonnegative_float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each mask over the pauses separating it from the neighbouring words")
@@ -52,6 +50,7 @@ def run(args):
                         overwrite=args.overwrite)
     if args.report:
         atomic_write_text(args.report, json.dumps(rep, indent=1) + "\n")
+    print(f"{args.out}: {rep['hidden']}")
     print(f"{args.out}: {rep['utterances']} utterances, {rep['entities']} entities masked {rep['by_type']}, "
           f"{rep['masked_seconds']:.2f} s hidden ({rep['written']} written, {rep['resumed']} resumed, {rep['dropped']} dropped as untimed)")
     return 0

@@ -5,10 +5,8 @@ HELP = "check that every tagged interval is silent and no hidden token survives 
 
 
 def add_arguments(p):
-    from pydeid.cli._types import name_list, nonnegative_float
-    from pydeid.io.conll import ENTITY_TYPES
-    p.add_argument("--tags", dest="tagset", default=",".join(ENTITY_TYPES), type=name_list(ENTITY_TYPES, True),
-                   help="entity types hidden")
+    from pydeid.cli._types import TAGS_HELP, entity_tags, nonnegative_float
+    p.add_argument("--tags", dest="tagset", default="all", type=entity_tags, help=TAGS_HELP)
     p.add_argument("--threshold-dbfs", type=float, default=-50.0,
                    help="a 10 ms frame inside a hidden interval louder than this is a leak")
     p.add_argument("--tolerance", type=nonnegative_float, default=0.0,
@@ -27,6 +25,7 @@ def run(args):
     import sys
 
     from pydeid.mask.verify import verify_masking
+    from pydeid.text.hidden_types import describe, parse_tags
 
     rep = verify_masking(args.masked, args.tags_file, args.ctm, args.tagset, args.threshold_dbfs,
                          args.tolerance, args.orig_data)
@@ -38,7 +37,8 @@ def run(args):
         print(f"LEAK original_audio_refs: {x}", file=sys.stderr)
     print(f"{args.masked}: {s['entities']} entities in {s['utterances']} utterances; leaks: audio {s['audio_leaks']}, "
           f"text {s['text_leaks']}, unverifiable {s['unverifiable']}, original audio refs "
-          f"{s['original_audio_refs']} (threshold {args.threshold_dbfs} dBFS, tolerance {args.tolerance} s)")
+          f"{s['original_audio_refs']} (threshold {args.threshold_dbfs} dBFS, tolerance {args.tolerance} s; "
+          f"{describe(parse_tags(args.tagset))})")
     if args.results:
         _results(args, s)
     return 1 if rep.n_leaks else 0

@@ -21,6 +21,8 @@ from pathlib import Path
 from pydeid.io import (ENTITY_TYPES, DataDir, FormatError, Sentence, check_data_audio, atomic_write_text, audio_duration, ctm_by_utt, read_audio, read_conll,
                        read_ctm, write_audio)
 
+from pydeid.text.hidden_types import describe
+
 from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
                    text_spans, utt_rng)
 from .match import MatchError
@@ -30,7 +32,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class MaskOptions:
-    tagset: tuple[str, ...] = DEFAULT_TAGS
+    tagset: str | tuple[str, ...] = DEFAULT_TAGS   # 'all' or a narrower list
     pad: float = 0.1             # seconds added on each side of an entity (covers aligner boundary errors)
     fill: str = "silence"        # or "noise"
     noise_dbfs: float = -70.0    # RMS of the noise fill
@@ -167,7 +169,9 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
               "by_type": {k[9:]: v for k, v in sorted(stats.items()) if k.startswith("entities_")},
               "masked_seconds": stats["masked_seconds_x1000"] / 1000, "written": stats["written"],
               "resumed": stats["resumed"], "dropped": stats["dropped"],
-              "dropped_utterances": sorted(u for u in d.utts if "dropped" in plan[u]), "config": config}
+              "dropped_utterances": sorted(u for u in d.utts if "dropped" in plan[u]), "config": config,
+              "hidden": describe(tagset)}
+    log.info("%s: %s", out, report["hidden"])
     log.info("%s: %d utterances, %d entities masked (%s), %.2f s of audio hidden, %d written, %d resumed, "
              "%d dropped (untimed)", out, report["utterances"], report["entities"], report["by_type"],
              report["masked_seconds"], report["written"], report["resumed"], report["dropped"])

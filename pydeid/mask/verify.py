@@ -51,7 +51,7 @@ def frame_dbfs(x: np.ndarray, sr: int, frame: float = 0.01) -> np.ndarray:
     return 20 * np.log10(np.sqrt((fr.astype(np.float64) ** 2).mean(axis=1)) + 1e-10)
 
 
-def verify_masking(masked: str | Path, tags_path: str | Path, ctm_path: str | Path, tagset="PER,LOC,ORG,DATE,TIME,NUM",
+def verify_masking(masked: str | Path, tags_path: str | Path, ctm_path: str | Path, tagset="all",
                    threshold_dbfs: float = -50.0, tolerance: float = 0.0, orig_data: str | Path | None = None
                    ) -> LeakReport:
     """tolerance: seconds trimmed from both ends of each reference interval before checking (0 = exact)."""

@@ -41,7 +41,8 @@ def test_mini_recipe_category_turns_end_to_end(repo_root, tmp_path, recipe_copy)
     rec = recipe_copy("mini", tmp_path / "s5")
 
     mask_tags = _recipe_var(rec, "mask_tags")
-    assert set(CATEGORY_TYPES) <= set(mask_tags.split(",")), mask_tags
+    from pydeid.text.hidden_types import parse_tags
+    assert set(CATEGORY_TYPES) <= set(parse_tags(mask_tags)), mask_tags
     assert _recipe_var(rec, "category_turns") == "0"          # off by default: the default corpus is unchanged
 
     # stage 0 through run.sh: the option reaches make-mini-corpus

@@ -9,7 +9,8 @@
 #   1  data prep: data/<set> for the ASR and attacker training sets, data/<set>{,_enroll,_trial} for dev/test
 #   2  forced alignment of the sets to de-identify (pocketsphinx en-us): exp/align/<set>/wrd_ali/ctm
 #   3  entity tagging: train the flair tagger if --ner-train/--ner-dev CoNLL files are given (or use --ner-model),
-#      then tag each set: exp/tags/<set>/tags.conll (LibriSpeech has no gold tags)
+#      then tag each set with the default detectors (spaCy md NER, grammars, gazetteer, cue names, categories; no
+#      training needed; + the flair tagger when there is one): exp/tags/<set>/tags.conll (LibriSpeech has no gold tags)
 #   4  text transformation (pseudonymised transcripts + DP epsilon): data/<set>_text, secrets in exp/secrets/text
 #   5  voice conversion (--voice-method): the sets to de-identify, the trial set, and what the attackers convert
 #      from ORIGINAL audio with their own draws (--seed+1): the enrollment set (lazy-informed, informed) and the
@@ -48,7 +49,7 @@ ner_model=                         # a trained tagger (steps/train_ner.sh output
 ner_train=                         # CoNLL files with PER ORG LOC DATE TIME (NUM) BIO tags
 ner_dev=
 ner_config=conf/text/ner.yaml
-detectors=flair,grammar            # without a tagger (no --ner-model/--ner-train) only "grammar" is used
+detectors=                         # empty: the default set (spacy,grammar,gazetteer,cues,categories; + flair with a tagger)
 ner_lowercase=true                 # LibriSpeech text is upper case: train an uncased tagger (it lower-cases its
                                    # input when tagging; the tags.conll tokens stay those of data/<set>/text)
 # stage 4
@@ -61,7 +62,7 @@ voice_strategy=3                   # vtln: 1 | 2 | 3, or <N>_<variant> for conf/
 voice_config=
 shift_max_targets=10               # parameter-shifted VTLN: target pool size -T
 # stage 6
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 # stage 7
 asr_config=conf/asr/conformer.yaml
 asr_ngpu=1
@@ -131,14 +132,11 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     model=exp/ner
   fi
   dets=$detectors
-  if [ -z "$model" ]; then
-    log "stage 3: no tagger (--ner-model or --ner-train): tagging with the grammars only"
-    model=-; dets=grammar
-  fi
-  log "stage 3: tagging $deid_sets (detectors $dets)"
+  [ -n "$model" ] || model=-   # no tagger: the default detectors need no training
+  log "stage 3: tagging $deid_sets (detectors: ${dets:-the default set}; tagger: $model)"
   for s in $deid_sets; do
     [ -s "exp/tags/$s/tags.conll" ] && [ "exp/tags/$s/tags.conll" -nt "data/$s/text" ] && continue
-    steps/tag_entities.sh --detectors "$dets" --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
+    steps/tag_entities.sh ${dets:+--detectors "$dets"} --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
   done
 fi
 

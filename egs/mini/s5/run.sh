@@ -72,8 +72,7 @@ spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
 phi_attack=false     # stage 8: seed 004 table 1's x-vector attacker trained on the encoder outputs phi_alpha(X) and
                      # on filterbanks (pydeid asr-phi-attack; --tables full turns it on)
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM,EMAIL,PHONE   # + the seed 004 A.1 category types (--category-turns):
-mask_tags+=,HEALTH,BELIEF,ETHNICITY,SEXUAL,AGE,MARITAL,PROFESSION,CREDENTIAL,ADDRESS,IP,MAC,TRANSACTION
+mask_tags=all        # entity types hidden: all = every type the detectors can emit (categories, EMAIL, PHONE ...)
 
 . ./path.sh
 . ./cmd.sh

@@ -95,7 +95,7 @@ vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them 
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
                           # training-transcript LM (bench/voice_real.sh)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 xvector_config=conf/xvector/mini.yaml
 bootstrap=1000            # bootstrap resamples (speakers) for the EER intervals
 
@@ -406,7 +406,7 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
   tctm=exp/align/train_tagged/wrd_ali/ctm   # word times of the utterances with a word to mask (the only users)
   if [ ! -f $tctm ] || [ $tctm -ot exp/tags/train/tags.conll ]; then
     awk -v tags="$mask_tags" 'BEGIN {n = split(tags, a, ","); for (i = 1; i <= n; i++) t[a[i]] = 1}
-      /^# id = / {id = $4} NF >= 2 && $2 ~ /^[BI]-/ && (substr($2, 3) in t) {print id}' exp/tags/train/tags.conll |
+      /^# id = / {id = $4} NF >= 2 && $2 ~ /^[BI]-/ && (tags == "all" || substr($2, 3) in t) {print id}' exp/tags/train/tags.conll |
       sort -u >data/.tagged_utts
     if [ -s data/.tagged_utts ]; then
       rm -rf data/train_tagged

@@ -12,7 +12,8 @@
 #      turn; dev/test enrollment and trial lists data/{dev,test}_{enroll,trial} (`pydeid make-trials`)
 #   1  forced alignment (pocketsphinx en-us): exp/align/<set>/wrd_ali/ctm
 #   2  entity tagging: train the flair tagger if --ner-train/--ner-dev CoNLL files are given (or use --ner-model),
-#      then tag each set: exp/tags/<set>/tags.conll (VerbMobil has no gold entity tags)
+#      then tag each set with the default detectors (spaCy md NER, grammars, gazetteer, cue names, categories; no
+#      training needed; + the flair tagger when there is one): exp/tags/<set>/tags.conll (VerbMobil has no gold entity tags)
 #   3  text transformation (pseudonymised transcripts, consistent per dialogue via utt2dialogue; DP epsilon):
 #      data/<set>_text, secrets in exp/secrets/text
 #   4  voice conversion (VTLN by default, seed 004 section 5.2): train/dev/test, the test enrollment/trial sets and
@@ -45,7 +46,7 @@ ner_train=               # CoNLL files with PER ORG LOC DATE TIME (NUM) BIO tags
 ner_dev=
 ner_config=conf/text/ner.yaml
 ner_lowercase=false
-detectors=flair,grammar  # without a tagger only "grammar" is used
+detectors=               # empty: the default set (spacy,grammar,gazetteer,cues,categories; + flair with a tagger)
 # stage 3
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
 text_p=1.0
@@ -55,7 +56,7 @@ voice_strategy=3         # vtln: 1 | 2 | 3, or <N>_<variant> for conf/voice/vtln
                          # classes; stage 4 aligns the sets into exp/align_ph)
 voice_config=
 # stage 5
-mask_tags=PER,LOC,ORG,DATE,TIME,NUM
+mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 # stage 6
 asr_config=conf/asr/conformer.yaml
 asr_ngpu=1
@@ -110,14 +111,11 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     model=exp/ner
   fi
   dets=$detectors
-  if [ -z "$model" ]; then
-    log "stage 2: no tagger (--ner-model or --ner-train): tagging with the grammars only"
-    model=-; dets=grammar
-  fi
-  log "stage 2: tagging $deid_sets (detectors $dets)"
+  [ -n "$model" ] || model=-   # no tagger: the default detectors need no training
+  log "stage 2: tagging $deid_sets (detectors: ${dets:-the default set}; tagger: $model)"
   for s in $deid_sets; do
     [ -s "exp/tags/$s/tags.conll" ] && [ "exp/tags/$s/tags.conll" -nt "data/$s/text" ] && continue
-    steps/tag_entities.sh --detectors "$dets" --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
+    steps/tag_entities.sh ${dets:+--detectors "$dets"} --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
   done
 fi
 
