@@ -10,7 +10,7 @@
 #   <tags.conll>              original tags (the entities to hide)
 #   <transformed-tags.conll>  steps/transform_text.sh output made from the same tags (<out>/tags.conll)
 #   <word-ctm>                utterance-relative word times of the original words
-#   --tags PER,LOC,ORG,DATE,TIME,NUM  --pad 0.1  --absorb-gaps true  --seed 0
+#   --tags all (every type the detectors can emit; or a narrower list, named in the log)  --pad 0.1  --absorb-gaps true  --seed 0
 #   --min-stretch 0.8 --max-stretch 1.25   time-stretch limits of an insert
 #   --fit-rate false --rate-limits 100,320  true: espeak rate chosen per insert to fit the interval (then stretch)
 #   --match-spectrum false --match-f0-range false  true: insert's envelope and F0 spread -> the surrounding speech's
@@ -18,6 +18,7 @@
 #   --noise-floor false    true: every interval gets seeded synthetic noise like the utterance's noise floor
 #   --accents english      espeak-ng accents the surrogate voice is drawn from per utterance (comma list;
 #                          english: the eight English ones; en-us: the single accent of sessions 1-6)
+#   --overwrite false      true: redo utterances already written (e.g. after changing an option)
 #   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
 #   --nj 1 --cmd "$train_cmd"
 # Resumable: a rerun with the same inputs and options only makes the missing utterances.
@@ -26,7 +27,7 @@ set -euo pipefail
 
 nj=1
 cmd=${train_cmd:-run.pl}
-tags=PER,LOC,ORG,DATE,TIME,NUM
+tags=all
 pad=0.1
 absorb_gaps=true
 seed=0
@@ -39,6 +40,7 @@ match_f0_range=false
 accents=english
 noise_floor=false
 secret_dir=
+overwrite=false
 help_message="Usage: $0 [options] <in-data> <tags.conll> <transformed-tags.conll> <word-ctm> <exp-dir> <out-data>  (see the header of $0)"
 . utils/parse_options.sh
 
@@ -60,8 +62,13 @@ for f in "$tags_file" "$trans_tags" "$ctm"; do
 done
 opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --seed "$seed" --min-stretch "$min_stretch"
       --max-stretch "$max_stretch" --fit-rate "$fit_rate" --rate-limits "$rate_limits"
-      --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --accents "$accents" --noise-floor "$noise_floor" --secret-dir "$secret_dir" --wav-dir "$out/wav")
+      --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --accents "$accents" --noise-floor "$noise_floor" --secret-dir "$secret_dir" --wav-dir "$out/wav"
+      --overwrite "$overwrite")
 mkdir -p "$dir/log"
+# every utterance's inputs checked first (CTM, transformed tags, no insert saying an original of its dialogue):
+# a refusal leaves nothing behind, whichever job holds the utterance
+pydeid mask-spoken "${opts[@]}" --check-only true "$data" "$tags_file" "$trans_tags" "$ctm" "$out" \
+  >"$dir/log/check.log" 2>&1 || { utils/job_failed.sh "$0: spoken fill refused" "$dir/log/check.log"; exit 1; }
 
 nspk=$(wc -l <"$data/spk2utt")
 [ "$nj" -gt "$nspk" ] && nj=$nspk
@@ -77,4 +84,5 @@ pydeid mask-spoken "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file"
   >"$dir/log/spoken.log" 2>&1 || {
     utils/job_failed.sh "$0: spoken fill failed" "$dir/log/spoken.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
+grep -h "hidden types:" "$dir/log/spoken.log" | tail -n 1
 tail -n 1 "$dir/log/spoken.log"

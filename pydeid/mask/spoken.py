@@ -47,6 +47,8 @@ from pydeid.io import (CtmEntry, DataDir, FormatError, Sentence, atomic_write_te
 from pydeid.io.ctm import ctm_by_utt, write_ctm
 from pydeid.io.secrets import check_secret_path, write_secret_json
 
+from pydeid.text.hidden_types import describe
+
 from .core import entity_times, hidden_spans, mask_intervals, parse_tagset
 from .match import MatchError, match_tokens
 from .pipeline import load_tags
@@ -67,7 +69,7 @@ F0_SD_RATIO = (0.5, 2.0)   # limits of the F0 spread scaling
 
 @dataclass
 class SpokenOptions:
-    tagset: tuple[str, ...] = ("PER", "LOC", "ORG", "DATE", "TIME", "NUM")
+    tagset: str | tuple[str, ...] = "all"   # every type the detectors can emit (pydeid.text.hidden_types)
     pad: float = 0.1
     absorb_gaps: bool = True
     seed: int = 0
@@ -475,8 +477,8 @@ def plan_utterance(utt: str, orig: Sentence, trans: Sentence, words: list[CtmEnt
                 return k
         return None
 
-    placed: list[dict] = []   # unit -> {"tokens", "times", "iv"}
-    for kind, ref, toks in units:
+    placed: list[dict] = []   # unit -> {"tokens", "times", "iv", "ent"}
+    for n_unit, (kind, ref, toks) in enumerate(units):
         if kind == "ent":
             a, b, typ = ref
             t = times(list(range(a, b)))
@@ -487,7 +489,8 @@ def plan_utterance(utt: str, orig: Sentence, trans: Sentence, words: list[CtmEnt
         else:
             t = times([ref])
             k = which(t)
-        placed.append({"tokens": toks, "times": t, "iv": k})
+        # ent: the unit's number for a surrogate (verify-spoken checks what each surrogate says), -1 for a word
+        placed.append({"tokens": toks, "times": t, "iv": k, "ent": n_unit if kind == "ent" else -1})
     return {"intervals": intervals, "units": placed}
 
 
@@ -532,6 +535,7 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
         pieces.append(np.rint(seg).astype(np.int16))
         out_len += len(seg)
         toks = [t for u in units if u["iv"] == k for t in u["tokens"]]
+        ent_of = [u.get("ent", -1) for u in units if u["iv"] == k for _ in u["tokens"]]
         tms = [u["times"] for u in units if u["iv"] == k and u["times"] is not None]
         core_a = max(ia, int(round(min(t[0] for t in tms) * SR))) if tms else ia
         core_b = min(ib, int(round(max(t[1] for t in tms) * SR))) if tms else ib
@@ -543,7 +547,7 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
             entry = {"tokens": toks, **{k2: voice[k2] for k2 in ("voice", "rate", "range", "espeak_seed")},
                      "f0": tgt["f0"], "rms": tgt["rms"], "speech_dur": (core_b - core_a) / SR,
                      "lead": core_a - ia, "trail": ib - core_b, "min_stretch": opts.min_stretch,
-                     "max_stretch": opts.max_stretch, "fade": opts.fade}
+                     "max_stretch": opts.max_stretch, "fade": opts.fade, "ent": ent_of}
             if opts.match_f0_range:
                 entry["f0_sd"] = tgt["f0_sd"]
             if opts.match_spectrum:
@@ -609,8 +613,32 @@ def fill_utterance(utt: str, wav: np.ndarray, plan: dict, gender: str | None, op
     return y, ctm, tokens_out, secret
 
 
+def check_inputs(data, d: DataDir, tags: dict, trans: dict, words: dict, tagset: set[str], opts: SpokenOptions,
+                 tags_path, trans_tags_path, ctm_path) -> None:
+    """Plan every utterance (without its audio) and refuse, in one line, a CTM that does not follow the tags or a
+    surrogate that says an original entity of its dialogue (pydeid.mask.originals)."""
+    from .originals import dialogue_entities, dialogues, leaks
+    dlg = dialogues(data, d.utts, d.utt2spk)
+    ents = dialogue_entities(tags, d.utts, dlg)
+    for utt in d.utts:
+        try:
+            plan_utterance(utt, tags[utt], trans[utt], words.get(utt, []), float("inf"), tagset, opts,
+                           str(trans_tags_path))
+        except MatchError as e:
+            raise FormatError(ctm_path, None, f"{e} (tags: {tags_path}; nothing written)") from None
+        for kind, ref, toks in pair_surrogates(tags[utt], trans[utt], tagset, str(trans_tags_path)):
+            if kind != "ent" or ref[2].upper() not in tagset:
+                continue
+            why = leaks(toks, ents.get(dlg[utt], []))
+            if why:
+                raise FormatError(trans_tags_path, None, f"utterance '{utt}': the surrogate '{' '.join(toks)}' of "
+                                  f"{ref[2]} would say {why[0]} of dialogue {dlg[utt]}: refused (a neutral corpus "
+                                  "never speaks an original; transform the text with a strategy that replaces "
+                                  "every hidden type; nothing written)")
+
+
 def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir, opts: SpokenOptions | None = None,
-                    wav_dir=None, overwrite: bool = False) -> dict:
+                    wav_dir=None, overwrite: bool = False, check_only: bool = False) -> dict:
     """data (converted voices) + original tags + word CTM + transformed tags -> out (audio with spoken surrogates,
     text = transformed text, words.ctm, tags.conll of the transformed text); secrets under secret_dir."""
     opts = opts or SpokenOptions()
@@ -627,6 +655,11 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
         for src, name in ((tags, tags_path), (trans, trans_tags_path)):
             if u not in src:
                 raise FormatError(name, None, f"utterance '{u}' of {data} has no sentence (# id = {u})")
+    # every utterance is planned and checked before anything is written: a CTM mismatch or an insert that would
+    # say an original in the 4th utterance leaves no filled wav or plan of the first three behind
+    check_inputs(data, d, tags, trans, words, tagset, opts, tags_path, trans_tags_path, ctm_path)
+    if check_only:
+        return {"utterances": len(d.utts), "checked": True, "hidden": describe(tagset)}
     wav_dir = Path(wav_dir) if wav_dir else out / "wav"
     wav_dir.mkdir(parents=True, exist_ok=True)
     plan_dir = secret_dir / "spoken_plan"
@@ -646,7 +679,7 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
         old = json.loads(cfg_file.read_text())
         if old != config:
             raise FormatError(cfg_file, None, f"{wav_dir} holds audio made with other options or inputs; use another "
-                              "output dir or --overwrite true")
+                              "output dir or --overwrite true (steps/mask_spoken.sh: the same option)")
     atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n")
     stats: Counter = Counter()
     wav_scp, text_out, utt2dur, ctm_all = {}, {}, {}, []
@@ -695,7 +728,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
     rep = {"utterances": stats["utterances"], "inserts": stats["inserts"], "stretch_clamped": stats["stretch_clamped"],
            "rate_clamped": stats["rate_clamped"],
            "duration_change_s": stats["delta_ms"] / 1000, "written": stats["written"], "resumed": stats["resumed"],
-           "config": config}
+           "config": config, "hidden": describe(tagset)}
+    log.info("%s: %s", out, rep["hidden"])
     log.info("%s: %d utterances, %d inserts (%d at a stretch limit), duration %+.2f s, %d written, %d resumed",
              out, rep["utterances"], rep["inserts"], rep["stretch_clamped"], rep["duration_change_s"],
              rep["written"], rep["resumed"])

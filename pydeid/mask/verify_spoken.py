@@ -4,7 +4,9 @@ For every utterance, the secret plan of `spoken_data_dir` is read and every inte
 from its entry alone (text, espeak voice, F0/level targets, lengths: nothing of the original signal). Each output
 sample inside an interval must equal that insert's sample or be zero (silence); any other sample makes the
 interval a leak (with a noise floor, the rendered interval is the insert plus its seeded synthetic noise).
-Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM (an entity outside
+What the inserts say: each surrogate an insert speaks is checked against the original entities of its dialogue
+(from the original tags: pydeid.mask.originals); an insert that says an original word, value, digit string or
+spelling is a leak however clean its samples are. Structure checks: the plan's intervals cover every hidden entity of the reference tags + CTM (an entity outside
 every interval is a leak), the untouched stretches sit where the plan's shifts put them, the output length is the
 plan's, and no wav.scp entry points to the original audio.
 """
@@ -36,6 +38,7 @@ class SpokenLeakReport:
     audio_leaks: list[dict] = field(default_factory=list)      # interval samples neither insert nor silence
     uncovered: list[dict] = field(default_factory=list)        # hidden entities outside every interval
     unverifiable: list[dict] = field(default_factory=list)     # no plan, wrong length, CTM mismatch
+    said_originals: list[dict] = field(default_factory=list)   # inserts whose words say an original entity
     original_audio_refs: list[str] = field(default_factory=list)
     conversion_checked: int = 0                                # published utterances re-converted from the fill
     conversion_mismatch: list[str] = field(default_factory=list)   # ... whose samples differ from the published
@@ -43,17 +46,18 @@ class SpokenLeakReport:
     @property
     def n_leaks(self) -> int:
         return len(self.audio_leaks) + len(self.uncovered) + len(self.unverifiable) + len(self.original_audio_refs) \
-            + len(self.conversion_mismatch)
+            + len(self.conversion_mismatch) + len(self.said_originals)
 
     def summary(self) -> dict:
         return {"utterances": self.utterances, "intervals": self.intervals, "inserts": self.inserts,
                 "samples_checked": self.samples_checked, "audio_leaks": len(self.audio_leaks),
                 "uncovered": len(self.uncovered), "unverifiable": len(self.unverifiable),
+                "said_originals": len(self.said_originals),
                 "original_audio_refs": len(self.original_audio_refs), "conversion_checked": self.conversion_checked,
                 "conversion_mismatch": len(self.conversion_mismatch), "total_leaks": self.n_leaks}
 
 
-def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="PER,LOC,ORG,DATE,TIME,NUM",
+def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="all",
                   orig_data=None, published=None, conversion=None, check_utts: int = 0,
                   check_seed: int = 0) -> SpokenLeakReport:
     """`out_data`: the mask-spoken output. With `published` (its conversion, `pydeid convert-spoken`), `conversion`
@@ -71,6 +75,10 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
         orig = {os.path.realpath(v.strip()) for v in od.wav_scp.values()} | {v.strip() for v in od.wav_scp.values()}
         rep.original_audio_refs = [u for u, v in d.wav_scp.items()
                                    if v.strip() in orig or os.path.realpath(v.strip()) in orig]
+    if tags:
+        from .originals import dialogue_entities, dialogues
+        dlg = dialogues(out_data, d.utts, d.utt2spk)
+        dents = dialogue_entities(tags, d.utts, dlg)
     if published is not None:
         _check_published(rep, d, out_data, published, conversion, orig_data, check_utts, check_seed)
     for utt in d.utts:
@@ -106,6 +114,8 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
                 if b > a and not any(iv["in"][0] <= a and b <= iv["in"][1] for iv in ivs):
                     rep.uncovered.append({"utt": utt, "type": t, "tokens": idx, "start": round(s, 3),
                                           "end": round(e, 3)})
+        if utt in tags:
+            _check_words(rep, utt, ivs, tags[utt], dents.get(dlg[utt], []))
         for e in ivs:
             rep.intervals += 1
             o0, o1 = e["out"]
@@ -124,6 +134,27 @@ def verify_spoken(out_data, secret_dir, tags_path=None, ctm_path=None, tagset="P
                 rep.audio_leaks.append({"utt": utt, "out": [o0, o1], "foreign_samples": int(bad.sum()),
                                         "first": int(o0 + np.flatnonzero(bad)[0])})
     return rep
+
+
+def _check_words(rep: SpokenLeakReport, utt: str, ivs: list[dict], orig, originals) -> None:
+    """Each surrogate spoken by an insert (its tokens, grouped by the plan's entity numbers) against the dialogue's
+    original entities. A plan without entity numbers (older versions): every insert word that is not an untagged
+    word of the original utterance."""
+    from .originals import leaks
+    for e in ivs:
+        toks = e.get("tokens") or []
+        if not toks:
+            continue
+        ent = e.get("ent")
+        if ent is None:
+            plain = {t for t, g in zip(orig.tokens, orig.tags) if g == "O"}
+            groups = [[t for t in toks if t not in plain]]
+        else:
+            groups = [[t for t, k in zip(toks, ent) if k == n] for n in sorted(set(ent) - {-1})]
+        for g in groups:
+            why = leaks(g, originals) if g else []
+            if why:
+                rep.said_originals.append({"utt": utt, "out": e["out"], "says": " ".join(g), "reason": why[0]})
 
 
 def _check_published(rep: SpokenLeakReport, filled: DataDir, filled_path, published, conversion, orig_data,
