@@ -188,6 +188,19 @@ def _log_tail(log: str, n: int = 5) -> list[str]:
     return body[-n:]
 
 
+def succeeded(log: str) -> bool:
+    """Whether a task's log says it finished with status 0 (its last '# Ended (code N)' line, as run.pl writes)."""
+    try:
+        with open(log, errors="replace") as f:
+            ended = [l for l in f if l.startswith("# Ended (code ")]
+    except OSError:
+        return False
+    return bool(ended) and ended[-1].startswith("# Ended (code 0)")
+
+
+PICKS = ("all", "failed")
+
+
 def main(argv: list[str]) -> int:
     try:
         spec = parse(argv, PROG)
@@ -205,8 +218,22 @@ def main(argv: list[str]) -> int:
     if max_jobs <= 0:  # not given: the number of processors, as Kaldi
         max_jobs = default_max_jobs()
     # --mem, --gpu, --time, --config, -l ...: meaningful for a scheduler only; accepted and ignored here.
+    pick = spec.options.get("pick", "all")
+    if pick not in PICKS:
+        print(f"{PROG}: --pick must be one of {', '.join(PICKS)}, got '{pick}'", file=sys.stderr)
+        return 1
     runner = _Runner(spec, spec.options.get("num_threads", "1"))
     tasks = list(spec.task_ids)
+    done: list[tuple[int, int, str]] = []
+    if pick == "failed":   # Kaldi's --pick failed: rerun only the tasks whose log does not end with code 0
+        for t in list(tasks):
+            log = spec.for_task(t)[1]
+            if succeeded(log):
+                tasks.remove(t)
+                done.append((t, 0, log))
+        if not tasks:
+            print(f"{PROG}: --pick failed: all {len(done)} task(s) already succeeded, nothing rerun", file=sys.stderr)
+            return 0
 
     def on_signal(signum, frame):
         runner.kill_all(signum)
@@ -217,11 +244,11 @@ def main(argv: list[str]) -> int:
     try:
         if len(tasks) == 1:
             rc, log = runner.run_task(tasks[0])
-            results = [(tasks[0], rc, log)]
+            results = sorted(done + [(tasks[0], rc, log)])
         else:
             with ThreadPoolExecutor(max_workers=min(max_jobs, len(tasks))) as pool:
                 outs = list(pool.map(runner.run_task, tasks))
-            results = [(t, rc, log) for t, (rc, log) in zip(tasks, outs)]
+            results = sorted(done + [(t, rc, log) for t, (rc, log) in zip(tasks, outs)])
     finally:
         for s, h in old.items():
             signal.signal(s, h)
