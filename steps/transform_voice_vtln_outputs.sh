@@ -76,8 +76,11 @@ done
 [ -n "$first" ] || exit 0
 IFS=: read -r st sd out <<<"$first"
 vc=(); [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
-if [ -n "$voice_config" ] && [ -z "$ali_dir$target_ali_dir" ] && [ -n "$phone_ali_root" ] &&
-   utils/vtln_config_has_phones.sh "$voice_config"; then
+phones=false   # a broken config stops here (exit 2, its one-line error), it never reads as "no phones"
+if [ -n "$voice_config" ]; then
+  utils/vtln_config_has_phones.sh "$voice_config" && phones=true || [ $? -eq 1 ] || exit 1
+fi
+if $phones && [ -z "$ali_dir$target_ali_dir" ] && [ -n "$phone_ali_root" ]; then
   # phone classes: the phone alignments of the input and of the target voices, made here when missing or stale
   ali_dir=$phone_ali_root/$(basename "$in") target_ali_dir=$phone_ali_root/$(basename "$tdata")
   steps/align_phones_for_vtln.sh --nj "$nj" --cmd "$cmd" "$in" "$ali_dir"

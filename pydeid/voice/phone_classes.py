@@ -71,7 +71,19 @@ def config_has_phone_classes(path) -> bool:
     """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones`, i.e. needs phone alignments
     (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
     import yaml
-    return (yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("classes") == "phones"
+
+    from pydeid.io import FormatError
+    try:
+        d = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:   # a broken config is an error naming the file and line, never "no phones"
+        mark = getattr(e, "problem_mark", None)
+        raise FormatError(path, mark.line + 1 if mark else None,
+                          f"not valid YAML ({getattr(e, 'problem', None) or e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise FormatError(path, None, f"cannot read: {e}") from None
+    if not isinstance(d, dict):
+        raise FormatError(path, None, f"a VTLN config is a YAML mapping, not a {type(d).__name__}")
+    return d.get("classes") == "phones"
 
 
 class FrameClasses(np.ndarray):
