@@ -189,6 +189,13 @@ def run(args):
             # keep every draw of the interrupted run; utterances new to the data dir get their own draws
             args.targets_file = str(plan_path)
             log.info("resume: keeping the existing plan %s", plan_path)
+        elif plan_path.exists() and not args.targets_file:
+            # a redo is fine, another seed into the same output would silently replace its voice plan
+            old_seed = C.load_plan(plan_path).get("seed")
+            if old_seed is not None and old_seed != args.seed:
+                raise FormatError(plan_path, None, f"holds the voice plan of a conversion made with --seed {old_seed}; "
+                                  f"this run asks for --seed {args.seed}: use another exp dir and output, or delete "
+                                  f"{plan_path.parent.parent} first")
         pool, pool_genders = None, None
         if args.method == "vtln":
             if not args.target_data:
