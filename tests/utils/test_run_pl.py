@@ -130,3 +130,21 @@ def test_killed_runner_kills_its_jobs(tmp_path):
         except FileNotFoundError:
             pass
     assert not list(tmp_path.glob("survived.*"))
+
+
+def test_pick_failed_reruns_only_the_failed_tasks(tmp_path):
+    """Before: --pick failed was accepted and ignored (every task ran again)."""
+    (tmp_path / "t.sh").write_text('#!/bin/bash\necho "$1" >>runs.txt\n[ "$1" != 2 ] || [ -f ok ]\n')
+    (tmp_path / "t.sh").chmod(0o755)
+    p = run(["JOB=1:3", "log/t.JOB.log", "./t.sh", "JOB"], tmp_path)
+    assert p.returncode == 1 and "task 2 failed" in p.stderr
+    (tmp_path / "ok").touch()
+    p = run(["--pick", "failed", "JOB=1:3", "log/t.JOB.log", "./t.sh", "JOB"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert sorted((tmp_path / "runs.txt").read_text().split()) == ["1", "2", "2", "3"]   # only task 2 again
+    assert "Ended (code 0)" in (tmp_path / "log/t.2.log").read_text()
+    p = run(["--pick", "failed", "JOB=1:3", "log/t.JOB.log", "./t.sh", "JOB"], tmp_path)
+    assert p.returncode == 0 and "nothing rerun" in p.stderr
+    assert len((tmp_path / "runs.txt").read_text().split()) == 4
+    p = run(["--pick", "bogus", "JOB=1:3", "log/t.JOB.log", "./t.sh", "JOB"], tmp_path)
+    assert p.returncode == 1 and p.stderr.strip().count("\n") == 0 and "--pick" in p.stderr
