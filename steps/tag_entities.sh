@@ -12,6 +12,7 @@
 #   --detectors ""  (default: spacy,grammar,gazetteer,cues,categories [+flair with a model]; also capitalisation)
 #   --detect-config conf/text/detect.yaml   --combine ""  (union | priority)   --amounts false (tag AMOUNT too)
 #   --lowercase-input false     tag lower-cased text (simulates ASR output)
+#   --uncased-input false       the text has no case (all upper case): detect on it lower-cased, keep its tokens
 #   --nj 1  --cmd "$decode_cmd"
 set -euo pipefail
 
@@ -20,6 +21,7 @@ detect_config=conf/text/detect.yaml
 combine=
 amounts=false
 lowercase_input=false
+uncased_input=false
 nj=1
 cmd=${decode_cmd:-${train_cmd:-run.pl}}
 help_message="Usage: $0 [options] <data> <model-dir|-> <out-dir>  (see the header of $0)"
@@ -47,6 +49,7 @@ opts=(--config "$detect_config")
 [ "$model" != - ] && opts+=(--model "$model")
 [ -n "$combine" ] && opts+=(--combine "$combine")
 [ "$lowercase_input" = true ] && opts+=(--lowercase-input)
+[ "$uncased_input" = true ] && opts+=(--uncased-input)
 
 mkdir -p "$dir/log"
 tmp=$(mktemp -d "$dir/.tag.XXXXXX")

@@ -23,6 +23,10 @@ def add_arguments(p):
     p.add_argument("--combine", default=None, choices=["union", "priority"])
     p.add_argument("--model", default=None, help="flair model dir (from train-ner) for the flair detector")
     p.add_argument("--lowercase-input", action="store_true", help="lower-case tokens first (simulate ASR output)")
+    p.add_argument("--uncased-input", action="store_true",
+                   help="the text carries no case (all upper case: LibriSpeech, speechocean762): the detectors see it "
+                        "lower-cased, as ASR output (on upper case spaCy calls most phrases an ORG), the output keeps "
+                        "the text's own tokens")
     p.add_argument("--gold", default=None, help="gold CoNLL: print exact/partial P/R/F1 of the detection")
     p.add_argument("input", help="data dir (its text is tagged) or CoNLL file (its tokens are tagged)")
     p.add_argument("out_conll", help="output CoNLL: token, tag, detectors")
@@ -64,7 +68,9 @@ def run(args):
     except (DetectorUnavailable, ValueError) as e:
         raise SystemExit(f"tag-entities: {e}") from None
     t0 = time.time()
-    spans = det.detect_many([toks for _, toks in items])
+    # --uncased-input: tags of the lower-cased tokens, written with the text's own tokens (one to one)
+    seen = [[t.lower() for t in toks] for _, toks in items] if args.uncased_input else [toks for _, toks in items]
+    spans = det.detect_many(seen)
     dt = time.time() - t0
     out = []
     for (u, toks), sp in zip(items, spans):
