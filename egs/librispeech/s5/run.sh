@@ -50,6 +50,8 @@ ner_train=                         # CoNLL files with PER ORG LOC DATE TIME (NUM
 ner_dev=
 ner_config=conf/text/ner.yaml
 detectors=                         # empty: the default set (spacy,grammar,gazetteer,cues,categories; + flair with a tagger)
+tag_opts="--uncased-input true"    # steps/tag_entities.sh: upper-case text is tagged lower-cased (spaCy on upper
+                                   # case calls most phrases an ORG)
 ner_lowercase=true                 # LibriSpeech text is upper case: train an uncased tagger (it lower-cases its
                                    # input when tagging; the tags.conll tokens stay those of data/<set>/text)
 # stage 4
@@ -136,7 +138,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: tagging $deid_sets (detectors: ${dets:-the default set}; tagger: $model)"
   for s in $deid_sets; do
     [ -s "exp/tags/$s/tags.conll" ] && [ "exp/tags/$s/tags.conll" -nt "data/$s/text" ] && continue
-    steps/tag_entities.sh ${dets:+--detectors "$dets"} --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
+    steps/tag_entities.sh $tag_opts ${dets:+--detectors "$dets"} --nj "$nj" --cmd "$decode_cmd" "data/$s" "$model" "exp/tags/$s"
   done
 fi
 
