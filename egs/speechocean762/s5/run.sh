@@ -28,8 +28,9 @@
 #      --attacker-extra-data vctk) and data/vctk (--vctk-per-spk of them: the VCTK table)
 #   1  forced alignment of the utility subset data/test_wer (pocketsphinx en-us): exp/align/test_wer/wrd_ali/ctm
 #      (the masking of stage 4 is the only user of the word times)
-#   2  detection (grammars: digit strings, dates, times; no NER tagger is trained here) and text transformation
-#      of data/test -> data/test_text
+#   2  detection with the default detectors (spaCy md NER, grammars, gazetteer, cue names, categories: no training
+#      needed; the upper-case transcripts are tagged lower-cased, --uncased-input) and text transformation of
+#      data/test -> data/test_text
 #   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
 #      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
 #      train_xvc (as data/train_xv_<v>_a, _ps) with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
@@ -37,6 +38,14 @@
 #      targets: the train speakers (same gender), modelled on data/train_vtln; data/vctk with the publisher's
 #      seed (--vctk-table) and, for --attacker-extra-data vctk, with the attackers' seeds and parameters
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
+#   4b (--neutral-corpus true) the neutral corpus of the utility subset in both modes, from the stage-2 tags and the
+#      --neutral-voice conversion (stage 3's, else converted here with the publisher's seed and pool): silence
+#      (steps/mask_words.sh, verify-masking) and spoken pseudonyms (steps/mask_spoken.sh: each hidden entity said as
+#      its data/test_text surrogate by an espeak voice matched to the speaker; steps/verify_spoken.sh); the
+#      utterances with a hidden entity (the only ones where the modes differ) decoded by pocketsphinx (--neutral-lm)
+#      in each mode and scored against that mode's own published (transformed) transcript, and the conversion alone
+#      against the original text (--neutral-reference), with 95 % speaker-bootstrap intervals: exp/neutral/results.md
+#      and a section of RESULTS.md
 #   5  utility: pocketsphinx decoding of the utility subset, original and converted, with the wheel's general LM
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
@@ -95,6 +104,10 @@ vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them 
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
                           # training-transcript LM (bench/voice_real.sh)
 text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+detect_opts="--uncased-input true"   # stage 2: steps/tag_entities.sh options (default detectors; upper-case text)
+neutral_corpus=true       # stage 4b: the neutral utility subset in both modes (silence, spoken pseudonyms)
+neutral_lm=general        # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)
+neutral_reference=true    # stage 4b: also decode the converted voices (nothing hidden) of the same utterances
 mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 xvector_config=conf/xvector/mini.yaml
 bootstrap=1000            # bootstrap resamples (speakers) for the EER intervals
@@ -168,7 +181,7 @@ if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --vo
       { echo "$0: --shifted-configs $sc is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
   done
 fi
-for b in general_lm corpus_lm vctk_table same_draws espnet; do
+for b in general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
 if $espnet; then
@@ -185,6 +198,15 @@ if $espnet; then
       { echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1; } ;; esac
   done
   [ "$asr_dev_per_spk" -ge 1 ] || { echo "$0: --asr-dev-per-spk must be >= 1" >&2; exit 1; }
+fi
+if $neutral_corpus; then
+  case ${neutral_voice%%:*}:${neutral_voice#*:} in
+    vtln:[123]|vtln:[123]_*|voicemask:*|mcadams:*) ;;
+    *) echo "$0: --neutral-voice $neutral_voice: expected vtln:<1|2|3>[_variant], voicemask:<variant|-> or mcadams:<variant|->" >&2; exit 1 ;;
+  esac
+  [[ ${neutral_voice#*:} == *vtln[123]* ]] &&
+    { echo "$0: --neutral-voice $neutral_voice: a chained conversion cannot be the neutral voice" >&2; exit 1; }
+  case $neutral_lm in general|train) ;; *) echo "$0: --neutral-lm must be general or train, not '$neutral_lm'" >&2; exit 1 ;; esac
 fi
 case "$attacker_extra_data" in
   ""|none) attacker_extra_data= ;;
@@ -256,9 +278,9 @@ fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   stage_begin 2
-  log "stage 2: detection (grammars) and text transformation of data/test"
+  log "stage 2: detection (default detectors) and text transformation of data/test"
   [ -s exp/tags/test/tags.conll ] && [ exp/tags/test/tags.conll -nt data/test/text ] ||
-    steps/tag_entities.sh --detectors grammar --nj 1 --cmd "$decode_cmd" data/test - exp/tags/test
+    steps/tag_entities.sh $detect_opts --nj 1 --cmd "$decode_cmd" data/test - exp/tags/test
   done_ok data/test_text || steps/transform_text.sh --strategy "$text_strategy" --p 1.0 --seed "$seed" \
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
 fi
@@ -341,6 +363,7 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   ctm=exp/align/test_wer/wrd_ali/ctm
   for vc in $voice_configs; do
     v=$(vname "${vc%%:*}" "${vc#*:}")
+    done_ok "data/test_wer_$v" || { log "no data/test_wer_$v (stage 3 not run): not masked"; continue; }
     done_ok "data/test_wer_${v}_masked" || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
       --nj 1 --cmd "$train_cmd" "data/test_wer_$v" exp/tags/test/tags.conll $ctm \
       "exp/mask/test_wer_$v" "data/test_wer_${v}_masked"
@@ -348,6 +371,67 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
       --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_${v}_masked" exp/tags/test/tags.conll \
       $ctm "exp/mask/test_wer_$v/verify"
   done
+fi
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
+  stage_begin 4b
+  nm=${neutral_voice%%:*}; nst=${neutral_voice#*:}; nv=$(vname "$nm" "$nst")
+  log "stage 4b: neutral corpus of data/test_wer + the test utterances with a hidden entity in both modes ($nv voices): silence and spoken pseudonyms, leak checks, WER"
+  nd=exp/neutral
+  mkdir -p $nd
+  # the stage's set: the utility subset plus every test utterance with a hidden entity (where the modes differ)
+  awk -v tags="$mask_tags" 'BEGIN {n = split(tags, a, ","); for (i = 1; i <= n; i++) t[a[i]] = 1}
+    /^# id = / {id = $4} NF >= 2 && $2 ~ /^B-/ && (tags == "all" || substr($2, 3) in t) {print id}' \
+    exp/tags/test/tags.conll | sort -u >$nd/entity_utts
+  cut -d' ' -f1 data/test_wer/utt2spk | sort -u | sort -mu - $nd/entity_utts >$nd/utts
+  src=data/test_neutral_src
+  if ! done_ok $src || ! cmp -s <(cut -d' ' -f1 $src/utt2spk) $nd/utts; then
+    rm -rf $src data/test_neutral_src_* data/test_neutral_{silence,spoken}* $nd/{silence,spoken,decode_*} \
+      exp/secrets/neutral_spoken   # a new set (other tags): everything made from the old one goes
+    utils/subset_data_dir.sh --utt-list $nd/utts data/test $src >/dev/null
+  fi
+  ctm=exp/align/test_neutral_src/wrd_ali/ctm
+  [ -s $ctm ] && [ $ctm -nt $src/text ] ||
+    steps/align.sh --backend pocketsphinx --phones false --nj 1 --cmd "$train_cmd" $src en-us exp/align/test_neutral_src
+  conv=data/test_neutral_src_$nv   # the publisher's conversion (--seed, the stage-3 target pool)
+  if [ "$nm" = vtln ]; then
+    var=-; [[ $nst == *_* ]] && var=${nst#*_}
+    done_ok "$conv" || convert_vtln "$var" $src 100 pub "${nst%%_*}:$seed:$conv"
+  else
+    cv=; [ "$nst" != - ] && cv=$nst
+    convert "$nm" $src "$conv" "$seed" - "$cv"
+  fi
+  done_ok data/test_neutral_silence || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
+    --nj 1 --cmd "$train_cmd" "$conv" exp/tags/test/tags.conll $ctm $nd/silence data/test_neutral_silence
+  steps/verify_masking.sh --tags "$mask_tags" --orig-data $src --results "$results" \
+    --name "test_neutral_silence ($nv, pocketsphinx CTM)" data/test_neutral_silence exp/tags/test/tags.conll \
+    $ctm $nd/silence/verify
+  # the spoken fill refuses (one line, nothing written) when a surrogate of data/test_text would say an original
+  steps/mask_spoken.sh --tags "$mask_tags" --seed "$seed" --nj 1 --cmd "$train_cmd" --secret-dir exp/secrets/neutral_spoken \
+    "$conv" exp/tags/test/tags.conll data/test_text/tags.conll $ctm $nd/spoken data/test_neutral_spoken
+  steps/verify_spoken.sh --tags "$mask_tags" --secret-dir exp/secrets/neutral_spoken --orig-data $src \
+    --results "$results" --name "test_neutral_spoken ($nv, pocketsphinx CTM)" data/test_neutral_spoken \
+    exp/tags/test/tags.conll $ctm $nd/spoken/verify
+  lmarg=general
+  if [ "$neutral_lm" = train ]; then
+    steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train; lmarg=exp/lm_train
+  fi
+  # WER where the modes differ: the utterances with a hidden entity (the others are the same audio and text in
+  # both modes); the conversion alone on them, against the original text, is the reference (--neutral-reference)
+  decs="silence:test_neutral_silence spoken:test_neutral_spoken"
+  $neutral_reference && decs+=" converted:test_neutral_src_$nv"
+  for d in $decs; do
+    m=${d%%:*}; full=data/${d#*:}; sub=${full}_ent
+    if ! done_ok $sub || [ $sub/text -ot $full/text ]; then
+      awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' $full/utt2spk $nd/entity_utts >$nd/utts_$m
+      rm -rf $sub; utils/subset_data_dir.sh --utt-list $nd/utts_$m $full $sub >/dev/null
+    fi
+    steps/decode_pocketsphinx.sh --lm "$lmarg" --nj 1 --cmd "$decode_cmd" $sub $nd/decode_${neutral_lm}_$m >/dev/null
+    steps/score.sh --results $nd/RESULTS.asr.md $sub $nd/decode_${neutral_lm}_$m | grep -E "^\|.*WER" || true
+  done
+  pydeid neutral-results --exp $nd --lm "$neutral_lm" --voice "$nv" --conversion "$conv" --utt2spk $src/utt2spk \
+    --results "$results" >$nd/results.md
+  cat $nd/results.md
 fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
@@ -402,7 +486,7 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
   # the neutral training data, as the mini's neutral corpus: the publisher's conversion of every train utterance
   # (--seed, the target pool of stage 3), the words the grammars tag silenced and removed from the text
   [ -s exp/tags/train/tags.conll ] && [ exp/tags/train/tags.conll -nt data/train/text ] ||
-    steps/tag_entities.sh --detectors grammar --nj 1 --cmd "$decode_cmd" data/train - exp/tags/train
+    steps/tag_entities.sh $detect_opts --nj 1 --cmd "$decode_cmd" data/train - exp/tags/train
   tctm=exp/align/train_tagged/wrd_ali/ctm   # word times of the utterances with a word to mask (the only users)
   if [ ! -f $tctm ] || [ $tctm -ot exp/tags/train/tags.conll ]; then
     awk -v tags="$mask_tags" 'BEGIN {n = split(tags, a, ","); for (i = 1; i <= n; i++) t[a[i]] = 1}
