@@ -376,3 +376,52 @@ def write_tsv(path, rows: list[dict], columns) -> None:
         return str(v)
     atomic_write_text(path, "\t".join(columns) + "\n" + "".join(
         "\t".join(fmt(r[c]) for c in columns) + "\n" for r in rows))
+
+
+def read_per_tsv(path) -> list[dict]:
+    """The rows of a per.tsv (per_table's columns; NA -> None, numbers as float)."""
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines or tuple(lines[0].split("\t")) != PER_COLUMNS:
+        raise FormatError(path, 1, f"not a PER table: the header must be {' '.join(PER_COLUMNS)}")
+    rows = []
+    for k, ln in enumerate(lines[1:], 2):
+        cells = ln.split("\t")
+        if len(cells) != len(PER_COLUMNS):
+            raise FormatError(path, k, f"{len(cells)} fields, expected {len(PER_COLUMNS)}")
+        row = {}
+        for c, v in zip(PER_COLUMNS, cells):
+            row[c] = None if v == "NA" else v if c in ("method", "diff_beyond_noise") else float(v)
+        rows.append(row)
+    return rows
+
+
+def render_per_table(path, labels: dict[str, str] | None = None) -> str:
+    """Markdown of a per.tsv for a RESULTS.md: PER beside the word WER, the meter's own figures on original
+    speech first."""
+    from pydeid.report import markdown_table
+
+    labels = labels or {}
+    rows = read_per_tsv(path)
+
+    def rate(r, k, lo, hi):
+        return "n/a" if r[k] is None else (f"{r[k]:.1f}" + ("" if r[lo] is None else f" [{r[lo]:.1f}, {r[hi]:.1f}]"))
+
+    out = []
+    for r in rows:
+        diff = "(the meter)" if r["per_diff"] is None else (
+            f"{r['per_diff']:+.1f} [{r['diff_ci_low']:+.1f}, {r['diff_ci_high']:+.1f}]"
+            + ("" if r["diff_beyond_noise"] == "yes" else " (noise)"))
+        name = "original (no conversion)" if r is rows[0] else labels.get(r["method"], r["method"])
+        out.append([name, rate(r, "per", "ci_low", "ci_high"), diff, rate(r, "wer", "wer_ci_low", "wer_ci_high"),
+                    int(r["n_phones"])])
+    o = rows[0]
+    wo = "n/a" if o["wer_original_meter"] is None else f"{o['wer_original_meter']:.1f} %"
+    return markdown_table(["method", "PER (%) [95 % CI]", "PER - original (paired, points)", "WER (%) [95 % CI]",
+                           "ref. phones"], out) + (
+        f"\nThe meter's own limits: on ORIGINAL speech pocketsphinx en-us is at {o['per_original_meter']:.1f} % PER "
+        f"and {wo} WER ({int(o['n_utts'])} utterances of {int(o['n_spk'])} speakers). PER: phone-loop decoding (the "
+        "wheel's phonetic LM, no words) against the CMU-dictionary pronunciation of the transcript; it still ranks "
+        "conversions where word WER saturates. Intervals: speaker bootstrap; the difference is paired (same "
+        "speakers drawn), '(noise)' when its interval holds 0. docs/utility_meters.md; exp/utility/per.tsv, "
+        "per_pairs.tsv.\n")

@@ -134,6 +134,10 @@ def test_per_table_pairs_methods_and_refuses_other_utterances(so_test, decoded, 
     assert r[0]["per"] == r[1]["per"] == f"{res['per']:.2f}" == r[1]["per_original_meter"]
     assert r[0]["per_diff"] == "NA" and float(r[1]["per_diff"]) == 0 and r[1]["diff_beyond_noise"] == "no"
     assert r[0]["n_phones"] == "95" and r[0]["wer"] == "NA"
+    from pydeid.asr.phone_decode import render_per_table
+    md = render_per_table(out, {"copy": "A copy"})
+    assert "| A copy " in md and "+0.0 [+0.0, +0.0] (noise)" in md
+    assert f"at {res['per']:.1f} % PER and n/a WER (4 utterances of 2 speakers)" in md
     # a decoding of other utterances is not a paired set
     d = DataDir.read(so_test)
     d.subset(KEEP[:3]).write(tmp_path / "three")
