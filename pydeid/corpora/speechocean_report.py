@@ -395,5 +395,11 @@ def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
         if k in first:
             out[k] = first[k]
     out["eer"] = {b: r["eer"] for b, r in reps.items()}
+    per_tsv = Path(exp) / "utility" / "per.tsv"
+    if per_tsv.is_file():   # stage 5's phone error rates (pydeid.asr.phone_decode), beside the word WER
+        from pydeid.asr.phone_decode import read_per_tsv, render_per_table
+        update_results_section(results_md, "so-utility-per", render_per_table(per_tsv, LABEL),
+                               title="Utility beside word WER: phone error rate of phone-loop decoding")
+        out["per"] = read_per_tsv(per_tsv)
     (Path(exp) / f"report{attack_tag}.json").write_text(json.dumps(out, indent=1) + "\n")
     return out

@@ -9,7 +9,7 @@
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
-#            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N]
+#            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
 #   (conf/voice/<method>.yaml), a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted
@@ -50,6 +50,10 @@
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
 #      --vctk-table true the same general-LM decoding of data/vctk, original and converted
+#      (--per true) phone-loop decoding of the utility subset, original and converted, scored as phone error rate
+#      against the CMU-dictionary pronunciation: exp/utility/per.tsv (PER with speaker-bootstrap 95 % CI, paired
+#      difference vs original, the primary meter's WER, the meter's own PER and WER on original speech) and
+#      exp/utility/per_pairs.tsv (paired differences between methods); docs/utility_meters.md
 #   5b (--espnet true) the ESPnet ASR as the mini recipe trains it (conf/asr/small.yaml CTC + character LSTM LM of
 #      its own transcripts) on the ORIGINAL training speakers (data/train minus --asr-dev-per-spk utterances per
 #      speaker held out for validation) and on the NEUTRAL training data (the same utterances converted with
@@ -87,6 +91,7 @@ shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
 general_lm=true           # the wheel's general LM is the primary WER meter (false: the corpus LM is)
+per=true                  # stage 5 also decodes phones (phone loop) and writes the PER table exp/utility/per.tsv
 corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
 vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
                           # CPU-min: off in the 30-minute default)
@@ -181,7 +186,7 @@ if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --vo
       { echo "$0: --shifted-configs $sc is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
   done
 fi
-for b in general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference; do
+for b in general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference per; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
 if $espnet; then
@@ -470,6 +475,22 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     lm=${d%%:*}; c=${d#*:}
     steps/score.sh --results exp/ps/RESULTS.md "data/$c" "exp/ps/decode_${lm}_$c" | grep -E "^\|.*WER" || true
   done
+  if $per; then
+    # phone error rate of phone-loop decoding (no word LM) of the same utility sets: the meter that still ranks the
+    # conversions where word WER saturates; exp/utility/per.tsv beside the primary WER meter (the first of --lms)
+    pcs=(original:test_wer)
+    for vc in $voice_configs; do v=$(vname "${vc%%:*}" "${vc#*:}"); pcs+=("$v:test_wer_$v"); done
+    for pc in "${pcs[@]}"; do
+      c=${pc#*:}
+      free_lane
+      steps/decode_phones.sh --nj 1 --cmd "$decode_cmd" "data/$c" "exp/ps/phones_$c" >"exp/ps/phones_$c.log" 2>&1 &
+    done
+    wait_all "exp/ps/phones_*.log"
+    pydeid per-table --utt2spk data/test_wer/utt2spk --bootstrap "$bootstrap" --seed "$seed" \
+      --pairs exp/utility/per_pairs.tsv \
+      $(for pc in "${pcs[@]}"; do echo "${pc%%:*}=exp/ps/phones_${pc#*:},exp/ps/decode_${lms%% *}_${pc#*:}"; done) \
+      exp/utility/per.tsv
+  fi
 fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
