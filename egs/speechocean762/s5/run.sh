@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # egs/speechocean762/s5: de-identification measured on real voices (speechocean762: read English sentences of
 # non-native adult speakers, the corpus's own train/test split, 30 + 30 speakers in the subset of ../shared/data).
-# Privacy: x-vector attackers trained on the train speakers, EER (pooled/male/female, bootstrap 95 % CI) in the
-# attacker scenarios ignorant, lazy-informed, informed, parameter-shifted; rho_F0. Utility: WER of a pretrained
+# Privacy: x-vector and ECAPA-TDNN attackers trained from scratch on the train speakers, with Kaldi's energy VAD and
+# without, EER (pooled/male/female, bootstrap 95 % CI) and linkability in the VoicePrivacy attacker scenarios
+# semi-informed, lazy-informed, ignorant (+ parameter-shifted, informed-same-draws); rho_F0. Utility: WER of a pretrained
 # recogniser (pocketsphinx en-us; a 3-gram LM of the training transcripts, and the wheel's general LM) on
 # original vs converted vs converted-and-masked test speech, as the VoicePrivacy Challenge measures it.
 #
@@ -10,6 +11,8 @@
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
 #            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N]
+#            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"]
+#            [--front-ends "energy none"] [--ecapa-epochs N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
 #   (conf/voice/<method>.yaml), a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted
@@ -22,8 +25,8 @@
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
 #      subset: --wer-per-spk trial utterances of each test speaker), data/train_xv (--xvector-train-per-spk
 #      utterances of each train speaker, default 20: all of them; the original-trained attackers train on these),
-#      data/train_xvc (--converted-train-per-spk of them: what informed and parameter-shifted attackers convert
-#      and train on), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
+#      data/train_xvc (--converted-train-per-spk of them: what the extra-row attackers parameter-shifted and
+#      informed-same-draws convert and train on; the semi-informed attacker converts all of data/train_xv), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
 #      voices), data/vctk_full (../shared/data/vctk_subset, 77 utterances; with --vctk-table true or
 #      --attacker-extra-data vctk) and data/vctk (--vctk-per-spk of them: the VCTK table)
 #   1  forced alignment of the utility subset data/test_wer (pocketsphinx en-us): exp/align/test_wer/wrd_ali/ctm
@@ -31,9 +34,10 @@
 #   2  detection (grammars: digit strings, dates, times; no NER tagger is trained here) and text transformation
 #      of data/test -> data/test_text
 #   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
-#      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
-#      train_xvc (as data/train_xv_<v>_a, _ps) with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
-#      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
+#      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment and
+#      all of train_xv (data/train_xv_<v>_a) with the attacker's own seed (seed+1; lazy-informed, semi-informed);
+#      enrollment + train_xvc with the publisher's seed (data/*_<v>_p: informed-same-draws) and with shifted
+#      parameters and seed+2 (_ps: parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
 #      targets: the train speakers (same gender), modelled on data/train_vtln; data/vctk with the publisher's
 #      seed (--vctk-table) and, for --attacker-extra-data vctk, with the attackers' seeds and parameters
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
@@ -47,12 +51,18 @@
 #      --neutral-voice by the publisher, --seed, VTLN targets as in stage 3; the words tagged by the grammars
 #      silenced and removed, word times from a pocketsphinx alignment of the tagged utterances; verify-masking),
 #      each decoded on the utility subset: original, converted (--neutral-voice), converted-and-masked
-#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted, and
-#      (--same-draws true) informed-same-draws (extra row: converts with the publisher's seed, knows its draws)
+#   6  attacks, for every attacker of --attackers (x-vector: PLDA + cosine; ECAPA-TDNN: cosine + PLDA) and every
+#      front-end of --front-ends (energy: Kaldi compute-vad, none), exp/attack/<model>_<front-end>/: original, and
+#      per method semi-informed (trained on ALL of data/train_xv converted by the attacker), lazy-informed,
+#      ignorant; for VTLN S1/S2 (one target per speaker) the semi-informed model enrolled on enrollment converted
+#      with the publisher's draws (variant: enrollment and trials of a speaker share a target, as in one published
+#      corpus); with the front-end --extra-rows-front-end the extra rows parameter-shifted and (--same-draws true)
+#      informed-same-draws (converts with the publisher's seed, knows its draws), both on data/train_xvc
 #      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
-#      original-trained attackers, converted by the attacker for informed and parameter-shifted; exp/attack_xvctk)
-#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; ESPnet table; CPU time
-#      per stage)
+#      original-trained attackers, converted by the attacker for the others; exp/attack_xvctk)
+#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0 of the primary attacker (the first
+#      of --attackers with the first of --front-ends); the grid of every attacker and front-end with linkability;
+#      the methods ranked under the strongest VAD attacker; VCTK table; ESPnet table; CPU time per stage)
 # Every stage appends its wall and CPU seconds (user+sys of its processes) to exp/stage_times.tsv.
 set -euo pipefail
 
