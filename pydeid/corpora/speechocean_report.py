@@ -217,6 +217,8 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
         mfile = adir / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
         rep["rho_f0"][v] = {"rho": pitch.get("pitch_correlation"), "utterances": pitch.get("utterances")}
+    rep["counts"]["train_speakers"] = len(set(read_kaldi_map(data / "train_xv" / "utt2spk").values())) \
+        if (data / "train_xv" / "utt2spk").is_file() else None
     rep["counts"].update({"trials_target": sum(trials.values()),
                           "trials_nontarget": len(trials) - sum(trials.values()),
                           "enroll_speakers": len(enroll_gender), "wer_utterances": len(utt2spk),

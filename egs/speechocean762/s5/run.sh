@@ -56,7 +56,7 @@
 #      per method semi-informed (trained on ALL of data/train_xv converted by the attacker), lazy-informed,
 #      ignorant; for VTLN S1/S2 (one target per speaker) the semi-informed model enrolled on enrollment converted
 #      with the publisher's draws (variant: enrollment and trials of a speaker share a target, as in one published
-#      corpus); with the front-end --extra-rows-front-end the extra rows parameter-shifted and (--same-draws true)
+#      corpus); with the first attacker and --extra-rows-front-end the extra rows parameter-shifted and (--same-draws true)
 #      informed-same-draws (converts with the publisher's seed, knows its draws), both on data/train_xvc
 #      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
 #      original-trained attackers, converted by the attacker for the others; exp/attack_xvctk)
@@ -87,7 +87,8 @@ ecapa_epochs=        # empty: the ECAPA config's (conf/xvector/ecapa_mini.yaml: 
 attackers="xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"   # <model>:<config> (stage 6)
 front_ends="energy none"  # every attacker's front-end (training, enrolment, trials): energy = Kaldi compute-vad
                           # (the default of the configs), none = whole utterances
-extra_rows_front_end=energy  # the front-end of the extra rows (parameter-shifted, informed-same-draws)
+extra_rows_front_end=energy  # the front-end of the extra rows (parameter-shifted, informed-same-draws; the first
+                             # attacker of --attackers only)
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"   # <method>:<strategy|variant|vtlnN> (stage 3); the last: phone classes, the best trade-off on real voices (bench/results/voice_real_unvoiced.md)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
@@ -560,7 +561,8 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
           attack semi-informed "semi-informed-shared-target_$v" "$m" "$st" "$(trainset "_${v}_a")" \
             "data/test_enroll_${v}_p" "data/test_trial_$v" --model "$adir/semi-informed_$v/xvector_nnet" "${opts[@]}"
         fi
-        [ "$fe" = "$extra_rows_front_end" ] || continue   # the extra rows: one front-end
+        # the extra rows: the first attacker with one front-end (the run-time budget)
+        [ "$fe" = "$extra_rows_front_end" ] && [ "$att" = "${attackers%% *}" ] || continue
         if shifted_for "$vc"; then
           attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" \
             "data/test_enroll_${v}_ps" "data/test_trial_$v" "${opts[@]}"
