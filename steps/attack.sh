@@ -12,11 +12,12 @@
 #   ignorant             train + enroll original                                      (seed scenario 1, table 3)
 #   lazy-informed        train original; enroll = original enrollment audio converted with the same method and
 #                        parameters, the attacker's own seed                     (VoicePrivacy Challenge)
-#   informed             train + enroll = original audio converted with the same method and parameters, the
-#                        attacker's own seed (not the publisher's)                (seed scenario 2, table 4)
-#   parameter-shifted    like informed with other parameter values, own seed      (seed scenario 3)
-#   informed-same-draws  like informed with the publisher's seed: knows the secret draws (extra row)
-#   semi-informed        former name of informed, still accepted (recorded as informed)
+#   semi-informed        train = ALL the original training utterances, enroll = the original enrollment audio,
+#                        both converted with the same method and parameters, the attacker's own seed (not the
+#                        publisher's)                     (VoicePrivacy Challenge 2024; seed scenario 2, table 4)
+#   parameter-shifted    like semi-informed with other parameter values, own seed      (seed scenario 3)
+#   informed-same-draws  like semi-informed with the publisher's seed: knows the secret draws (extra row)
+#   informed             former name of semi-informed, still accepted (recorded as semi-informed)
 # The ignorant attacker is the same for every method: train it once (steps/train_xvector.sh) and pass it
 # with --model; embeddings of its training and enrollment data are then cached in <model>/xvectors_<name>.
 #
@@ -26,6 +27,8 @@
 #   --strategy -                      label of its target-selection strategy (1, 2, 3 or -)
 #   --model ""                        pretrained attacker model dir; empty: train one in <exp-dir>/xvector_nnet
 #   --xvector-config conf/xvector/xvector.yaml  --seed 0  --epochs ""   (training, see steps/train_xvector.sh)
+#   --vad ""                          front-end of training, enrollment and trial audio: energy (Kaldi compute-vad,
+#                                     the configs' default) or none; a --model keeps its own (it must match)
 #   --trials ""                       trials file (default <trial-data>/trials)
 #   --orig-trial ""                   original trial data dir: adds the pitch correlation original vs transformed
 #   --pitch-cache ""                  JSON file keeping that correlation for the other attacks on the same
@@ -41,6 +44,7 @@ model=
 xvector_config=conf/xvector/xvector.yaml
 seed=0
 epochs=
+vad=
 trials=
 orig_trial=
 pitch_cache=
@@ -48,7 +52,7 @@ backends=cosine,plda
 nj=1
 num_threads=
 cmd=${train_cmd:-run.pl}
-names="original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws"
+names="original, ignorant, lazy-informed, semi-informed, parameter-shifted, informed-same-draws"
 help_message="Usage: $0 --scenario <$names> [options] <train-data> <enroll-data> <trial-data> <exp-dir>  (see the header of $0)"
 . utils/parse_options.sh
 
@@ -62,11 +66,12 @@ trial=$3
 dir=$4
 
 case "$scenario" in
-  original|ignorant|lazy-informed|informed|parameter-shifted|informed-same-draws) ;;
-  semi-informed) echo "$0: scenario 'semi-informed' is now named 'informed' (recorded so)" >&2; scenario=informed ;;
+  original|ignorant|lazy-informed|semi-informed|parameter-shifted|informed-same-draws) ;;
+  informed) echo "$0: scenario 'informed' is now named 'semi-informed' (recorded so)" >&2; scenario=semi-informed ;;
   "") echo "$0: --scenario is required ($names)" >&2; exit 1 ;;
   *) echo "$0: unknown scenario '$scenario' ($names)" >&2; exit 1 ;;
 esac
+case "$vad" in ""|energy|none) ;; *) echo "$0: unknown --vad '$vad' (energy, none)" >&2; exit 1 ;; esac
 [ -n "$trials" ] || trials=$trial/trials
 [ -f "$trials" ] || { echo "$0: no trials file $trials (make one with pydeid make-trials)" >&2; exit 1; }
 for d in "$train" "$enroll" "$trial" ${orig_trial:+"$orig_trial"}; do
@@ -85,18 +90,24 @@ if [ -z "$model" ]; then
   if [ "$nj" -gt 1 ]; then
     topts=(--xvector-config "$xvector_config" --seed "$seed" --cmd "$cmd" "${threads[@]}")
     [ -n "$epochs" ] && topts+=(--epochs "$epochs")
+    [ -n "$vad" ] && topts+=(--vad "$vad")
     steps/train_xvector.sh "${topts[@]}" "$train" "$model"
   elif [ ! -f "$model/embedding_model.ckpt" ]; then
     # --nj 1: trained in the same job as the embedding and scoring below (what steps/train_xvector.sh runs)
     [ -f "$xvector_config" ] || { echo "$0: no such config: $xvector_config" >&2; exit 1; }
     train_part=(train-xvector --config "$xvector_config" --seed "$seed" "${threads[@]}")
     [ -n "$epochs" ] && train_part+=(--epochs "$epochs")
+    [ -n "$vad" ] && train_part+=(--vad "$vad")
     train_part+=("$train" "$model" :::)
   fi
   train_xv=$dir/xvectors_train
   enroll_xv=$dir/xvectors_enroll
 else
   [ -f "$model/embedding_model.ckpt" ] || { echo "$0: --model $model holds no embedding_model.ckpt" >&2; exit 1; }
+  if [ -n "$vad" ]; then
+    mvad=$(awk '$1 == "vad:" {print $2}' "$model/config.yaml"); mvad=${mvad:-energy}
+    [ "$mvad" = "$vad" ] || { echo "$0: --vad $vad but --model $model was trained with vad: $mvad" >&2; exit 1; }
+  fi
   # a shared (e.g. ignorant) attacker: cache the embeddings of its data next to it
   train_xv=$model/xvectors_$(basename "$train")
   enroll_xv=$model/xvectors_$(basename "$enroll")

@@ -7,6 +7,8 @@
 #   --xvector-config conf/xvector/xvector.yaml   architecture and training options (conf/xvector/*.yaml)
 #   --seed 0                                     same data + config + seed -> same model
 #   --epochs ""                                  override the config's number of epochs
+#   --vad ""                                     override the config's front-end: energy (Kaldi compute-vad,
+#                                                the default) or none
 #   --num-threads ""                             torch CPU threads (default: torch's choice)
 #   --cmd "$train_cmd"                           job runner (run.pl, slurm.pl, queue.pl)
 set -euo pipefail
@@ -14,6 +16,7 @@ set -euo pipefail
 xvector_config=conf/xvector/xvector.yaml
 seed=0
 epochs=
+vad=
 num_threads=
 cmd=${train_cmd:-run.pl}
 help_message="Usage: $0 [options] <train-data> <model-dir>  (see the header of $0 for options)"
@@ -34,6 +37,7 @@ if [ -f "$dir/embedding_model.ckpt" ]; then
 fi
 opts=(--config "$xvector_config" --seed "$seed")
 [ -n "$epochs" ] && opts+=(--epochs "$epochs")
+[ -n "$vad" ] && opts+=(--vad "$vad")
 [ -n "$num_threads" ] && opts+=(--num-threads "$num_threads")
 mkdir -p "$dir/log"
 echo "$0: training $dir on $data (log: $dir/log/train.log)"

@@ -16,6 +16,8 @@ CONFIG = "config.yaml"
 DEFAULTS: dict = {
     "model": "xvector",          # xvector (Snyder et al. 2018 TDNN) | ecapa (ECAPA-TDNN)
     "sample_rate": 16000,
+    "vad": "energy",             # front-end of training, enrolment and trial audio: energy (Kaldi compute-vad,
+                                 # pydeid/attack/vad.py: non-speech frames dropped) | none (whole utterances)
     "n_mels": 40,
     "xvector": {"tdnn_channels": [512, 512, 512, 512, 1500], "lin_neurons": 512},
     "ecapa": {"channels": [512, 512, 512, 512, 1536], "lin_neurons": 192, "attention_channels": 128},
@@ -70,6 +72,8 @@ def load_config(path: str | os.PathLike | None, overrides: dict | None = None) -
     cfg = _merge(cfg, overrides or {})
     if cfg["model"] not in ("xvector", "ecapa"):
         raise FormatError(path, None, f"model must be 'xvector' or 'ecapa', got '{cfg['model']}'")
+    if cfg["vad"] not in ("energy", "none"):
+        raise FormatError(path, None, f"vad must be 'energy' or 'none', got '{cfg['vad']}'")
     if cfg["loss"] not in ("aam", "softmax"):
         raise FormatError(path, None, f"loss must be 'aam' or 'softmax', got '{cfg['loss']}'")
     if not 0 < cfg["crop_min"] <= cfg["crop_max"]:

@@ -15,6 +15,7 @@ from pydeid.io import DataDir
 
 from .embeddings import extraction_done, finalize_xvector_dir, write_vectors  # noqa: F401 (re-export)
 from .model import load_model
+from .vad import apply_vad
 
 log = logging.getLogger(__name__)
 MIN_SAMPLES = 400  # one 25 ms analysis window: shorter audio is tiled up to this length
@@ -58,7 +59,7 @@ def extract_data_dir(model_dir: str | os.PathLike, data_dir: str | os.PathLike, 
         progress = os.isatty(2)
     vectors, audio_s, t0 = {}, 0.0, time.time()
     for utt in tqdm(data.utts, disable=not progress, desc="extract-xvectors", unit="utt"):
-        wav = data.load_audio(utt, sr=sr)
+        wav = apply_vad(data.load_audio(utt, sr=sr), sr, cfg["vad"])   # the front-end the model was trained with
         audio_s += len(wav) / sr
         vectors[utt] = embed_waveform(embedder, wav, sr, cfg["max_chunk"])
     elapsed = time.time() - t0

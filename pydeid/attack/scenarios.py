@@ -6,11 +6,15 @@ Names are fixed project-wide (CLI `steps/attack.sh --scenario`, `pydeid score-tr
   ignorant             seed 004 scenario 1: trains and enrols on ORIGINAL speech; trials = the published set
   lazy-informed        VoicePrivacy Challenge: trains on original speech; enrols on his own conversion of the
                        ORIGINAL enrolment audio (same method and parameters, his own draws)
-  informed             seed 004 scenario 2: converts his ORIGINAL training and enrolment audio with the same method
-                       and parameters and his own draws (a seed other than the publisher's)
-  parameter-shifted    seed 004 scenario 3: like informed, with other parameter values (see SHIFTED) and own draws
-  informed-same-draws  extra row: like informed but with the publisher's seed, i.e. it knows the secret draws
-                       (an upper bound; never presented as seed scenario 2)
+  semi-informed        VoicePrivacy Challenge 2024 (the scenario it ranks systems by; seed 004 scenario 2): converts
+                       ALL his ORIGINAL training utterances and his original enrolment audio with the same method
+                       and parameters and his own draws (a seed other than the publisher's), trains on the former
+  parameter-shifted    seed 004 scenario 3: like semi-informed, with other parameter values (see SHIFTED), own draws
+  informed-same-draws  extra row: like semi-informed but with the publisher's seed, i.e. it knows the secret draws
+                       (an upper bound; never presented as a VPC scenario)
+
+"informed", the name of semi-informed before the VoicePrivacy names were adopted, is still accepted and mapped to
+semi-informed (LEGACY).
 
 The attacker's converted enrolment always comes from ORIGINAL enrolment audio, never from the published set:
 `attacker_plan` derives every attacker's data from the original training and enrolment dirs, and the recipes
@@ -42,21 +46,22 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     Scenario("lazy-informed", "VoicePrivacy Challenge", "original", "converted", "own", "same",
              "lazy-informed attacker (VoicePrivacy Challenge): trained on original speech, enrolled on his own "
              "conversion of the original enrolment audio (same method and parameters, his own random draws)"),
-    Scenario("informed", "seed 004 scenario 2, table 4", "converted", "converted", "own", "same",
-             "informed attacker (seed 004 scenario 2): converts his original training and enrolment audio with the "
-             "same method and parameters and his own random draws (another seed than the publisher's)"),
+    Scenario("semi-informed", "VoicePrivacy Challenge 2024; seed 004 scenario 2, table 4", "converted", "converted",
+             "own", "same",
+             "semi-informed attacker (VoicePrivacy Challenge 2024): converts all his original training utterances "
+             "and his original enrolment audio with the same method and parameters and his own random draws "
+             "(another seed than the publisher's), trains on the converted training set"),
     Scenario("parameter-shifted", "seed 004 scenario 3", "converted", "converted", "own", "shifted",
              "parameter-shifted attacker (seed 004 scenario 3): knows the method, not the parameters: converts his "
              "original training and enrolment audio with shifted parameter values and his own draws"),
     Scenario("informed-same-draws", "extra row (not a seed scenario)", "converted", "converted", "publisher",
              "same",
-             "informed attacker that knows the publisher's secret draws (same seed): an upper bound on the "
-             "informed attack, not seed scenario 2"),
+             "semi-informed attacker that knows the publisher's secret draws (same seed): an upper bound on the "
+             "semi-informed attack, not a VoicePrivacy scenario"),
 )}
 ORDER = list(SCENARIOS)
-# names used before issue 15, still accepted on the command line: semi-informed (same method, another seed,
-# training and enrolment converted by the attacker) is exactly `informed`
-LEGACY = {"semi-informed": "informed"}
+# former names, still accepted on the command line and in old metrics.json: `informed` is semi-informed
+LEGACY = {"informed": "semi-informed"}
 
 # what "other parameter values" means per method in the parameter-shifted scenario (the mini recipe's choice;
 # documented in README and RESULTS.md): the publisher's values are conf/voice/<method>.yaml, the VTLN targets the

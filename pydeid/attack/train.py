@@ -37,18 +37,22 @@ def crop(wav: np.ndarray, n: int, start_frac: float) -> np.ndarray:
 class CropDataset(torch.utils.data.Dataset):
     """Items are (utterance index, crop samples, start fraction) triples chosen by the batch plan."""
 
-    def __init__(self, data: DataDir, utts: list[str], cache: bool, sr: int):
-        self.data, self.utts, self.sr = data, utts, sr
+    def __init__(self, data: DataDir, utts: list[str], cache: bool, sr: int, vad: str = "none"):
+        self.data, self.utts, self.sr, self.vad = data, utts, sr, vad
         self.cache = None
         if cache:
-            self.cache = [data.load_audio(u, sr=sr) for u in utts]
+            self.cache = [self._load(u) for u in utts]
+
+    def _load(self, utt: str) -> np.ndarray:
+        from .vad import apply_vad
+        return apply_vad(self.data.load_audio(utt, sr=self.sr), self.sr, self.vad)
 
     def __len__(self):
         return len(self.utts)
 
     def __getitem__(self, item):
         i, n, frac = item
-        wav = self.cache[i] if self.cache is not None else self.data.load_audio(self.utts[i], sr=self.sr)
+        wav = self.cache[i] if self.cache is not None else self._load(self.utts[i])
         return torch.from_numpy(np.ascontiguousarray(crop(wav, n, frac))), i
 
 
@@ -89,6 +93,23 @@ def train_step(embedder, classifier, loss_fn, opt, sched, x, labels, cfg: dict) 
     return float(loss.detach()) * len(labels), int((out.reshape(len(labels), -1).argmax(1) == y.squeeze(1)).sum())
 
 
+STATE = "train_state.pt"   # the training state after the last finished epoch (removed once the model is saved)
+
+
+def _state_key(cfg: dict, seed: int, data: DataDir, utts: list[str]) -> str:
+    import hashlib
+    import json
+    from .embeddings import data_fingerprint
+    return hashlib.sha1(f"{json.dumps(cfg, sort_keys=True)}|{seed}|{data_fingerprint(data)}".encode()).hexdigest()
+
+
+def _save_state(path: Path, state: dict) -> None:
+    from pydeid.io import atomic_write
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb", encoding=None) as f:
+        torch.save(state, f)
+
+
 def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0,
                    progress: bool | None = None) -> dict:
     """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary."""
@@ -111,8 +132,8 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
     params = list(embedder.parameters()) + list(classifier.parameters())
     opt = torch.optim.Adam(params, lr=cfg["lr"], weight_decay=cfg["weight_decay"])
 
-    t0 = time.time()
-    dataset = CropDataset(data, utts, cfg["cache_audio"], cfg["sample_rate"])
+    t0, c0 = time.time(), time.process_time()
+    dataset = CropDataset(data, utts, cfg["cache_audio"], cfg["sample_rate"], cfg["vad"])
     t_load = time.time() - t0
     plans = [epoch_plan(len(utts), cfg, rng) for _ in range(cfg["epochs"])]
     total_steps = sum(len(p) for p in plans)
@@ -121,10 +142,30 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
     if progress is None:
         progress = os.isatty(2)
     history = []
+    # resumable: the state after each epoch; the batch plans are drawn up front, so a resumed run takes the
+    # same steps as an uninterrupted one (same seed -> same model)
+    state_path = Path(model_dir) / STATE
+    key = _state_key(cfg, seed, data, utts)
+    first = 1
+    if state_path.is_file():
+        st = torch.load(state_path, map_location="cpu", weights_only=False)
+        if st.get("key") == key:
+            embedder.load_state_dict(st["embedder"])
+            classifier.load_state_dict(st["classifier"])
+            opt.load_state_dict(st["opt"])
+            sched.load_state_dict(st["sched"])
+            torch.set_rng_state(st["torch_rng"])
+            history = st["history"]
+            first = st["epoch"] + 1
+            log.info("resuming %s after epoch %d", model_dir, st["epoch"])
+        else:
+            log.info("%s holds the state of another training: starting afresh", state_path)
     embedder.train()
     classifier.train()
     bar = tqdm(total=total_steps, disable=not progress, desc="train-xvector", unit="batch")
     for epoch, plan in enumerate(plans, 1):
+        if epoch < first:
+            continue
         loader = torch.utils.data.DataLoader(dataset, batch_sampler=plan, num_workers=cfg["num_workers"])
         tot_loss, correct, seen = 0.0, 0, 0
         for wav, idx in loader:
@@ -136,11 +177,19 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
         history.append({"epoch": epoch, "loss": tot_loss / max(seen, 1), "train_acc": correct / max(seen, 1)})
         log.info("epoch %d/%d loss %.4f train-acc %.3f (%.1f s)", epoch, cfg["epochs"], history[-1]["loss"],
                  history[-1]["train_acc"], time.time() - t0)
+        if epoch < len(plans):
+            _save_state(state_path, {"key": key, "epoch": epoch, "embedder": embedder.state_dict(),
+                                     "classifier": classifier.state_dict(), "opt": opt.state_dict(),
+                                     "sched": sched.state_dict(), "torch_rng": torch.get_rng_state(),
+                                     "history": history})
     bar.close()
     embedder.eval()
     save_model(model_dir, cfg, embedder, speakers)
+    state_path.unlink(missing_ok=True)
     audio_s = sum(len(w) for w in dataset.cache) / cfg["sample_rate"] if dataset.cache is not None else None
     summary = {"speakers": len(speakers), "utterances": len(utts), "seed": seed, "epochs": cfg["epochs"],
-               "steps": total_steps, "train_seconds": round(time.time() - t0, 2), "load_seconds": round(t_load, 2),
+               "steps": total_steps, "train_seconds": round(time.time() - t0, 2),
+               "cpu_seconds": round(time.process_time() - c0, 1), "model": cfg["model"], "vad": cfg["vad"],
+               "load_seconds": round(t_load, 2),
                "audio_hours": None if audio_s is None else round(audio_s / 3600, 4), "history": history}
     return summary

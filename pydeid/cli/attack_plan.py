@@ -14,7 +14,7 @@ HELP = "list the attackers' conversions (from original audio) and attacks of the
 
 def add_arguments(p):
     p.add_argument("--scenarios", required=True,
-                   help="space-separated: original ignorant lazy-informed informed parameter-shifted "
+                   help="space-separated: original ignorant lazy-informed semi-informed parameter-shifted "
                         "informed-same-draws")
     p.add_argument("--voice-configs", required=True, help='method:strategy pairs, e.g. "voicemask:- vtln:2"')
     p.add_argument("--seed", type=int, required=True, help="the publisher's seed (of the published trial set)")

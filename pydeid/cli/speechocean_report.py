@@ -21,6 +21,11 @@ def add_arguments(p):
     p.add_argument("--espnet", default=None, metavar="TIER:VOICE",
                    help="add the ESPnet table of stage 5b: models exp/asr_<TIER>_{original,neutral}, neutral voice "
                         "VOICE (e.g. small:vtln3)")
+    p.add_argument("--attackers", default="xvector ecapa",
+                   help="attacker models of the grid (exp/attack<tag>/<model>_<front-end>): xvector and/or ecapa")
+    p.add_argument("--front-ends", default="energy none", help="front-ends of the grid: energy and/or none")
+    p.add_argument("--primary", default="xvector_energy",
+                   help="<model>_<front-end> of the per-back-end tables (the recipe's default attacker)")
     p.add_argument("--partial", action="store_true",
                    help="a run cut short: unfinished decodings/attacks become 'not run' cells instead of an error")
 
@@ -41,7 +46,18 @@ def run(args):
         if not sep or not tier or not voice:
             raise FormatError(None, None, f"--espnet must be <tier>:<voice> (e.g. small:vtln3), got '{args.espnet}'")
         espnet = (tier, voice)
+    attackers, front_ends = args.attackers.split(), args.front_ends.split()
+    for a in attackers:
+        if a not in ("xvector", "ecapa"):
+            raise FormatError(None, None, f"--attackers: unknown attacker '{a}' (xvector, ecapa)")
+    for f in front_ends:
+        if f not in ("energy", "none"):
+            raise FormatError(None, None, f"--front-ends: unknown front-end '{f}' (energy, none)")
+    if args.primary not in {f"{a}_{f}" for a in attackers for f in front_ends}:
+        raise FormatError(None, None, f"--primary {args.primary} is not one of <attacker>_<front-end> of "
+                          f"--attackers/--front-ends")
     write_report(args.results, args.data, args.exp, args.voice_configs.split(), lms, n_boot=args.bootstrap,
                  seed=args.seed, attack_tag=args.attack_tag, vctk_data=args.vctk_data, same_draws=args.same_draws,
-                 partial=args.partial, espnet=espnet)
+                 partial=args.partial, espnet=espnet, attackers=attackers, front_ends=front_ends,
+                 primary=args.primary)
     print(f"{args.results}: real-voice tables written")

@@ -11,6 +11,8 @@ def add_arguments(p):
     p.add_argument("--config", default=None, help="YAML config (conf/xvector/*.yaml); defaults otherwise")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=int, default=None, help="override the config's number of epochs")
+    p.add_argument("--vad", choices=("energy", "none"), default=None,
+                   help="override the config's front-end: energy (Kaldi compute-vad) or none")
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
     p.add_argument("data", help="training data dir (its speakers are the classes)")
     p.add_argument("model_dir", help="output model directory (config.yaml + embedding_model.ckpt)")
@@ -21,7 +23,8 @@ def run(args):
     from pathlib import Path
 
     from pydeid.attack.config import load_config
-    cfg = load_config(args.config, {"epochs": args.epochs} if args.epochs else None)  # checked before torch loads
+    over = {k: v for k, v in (("epochs", args.epochs), ("vad", args.vad)) if v}
+    cfg = load_config(args.config, over or None)  # checked before torch loads
 
     import torch
 

@@ -5,8 +5,9 @@ Reads (names as the recipe writes them, <v> = voicemask, vtln1, vtln2, vtln3, mc
 first is the primary meter) decodes original and converted speech, the last one also the masked sets):
   exp/ps/decode_<lm>_test_wer[_<v>[_masked]]/scoring/per_utt, decode_pocketsphinx.json   (WER, RTF)
   exp/ps/decode_general_vctk[_<v>]/scoring/per_utt                    (the VCTK table, with a VCTK data dir)
-  exp/attack<tag>/<scenario>_<v>/scores/scores_<backend>, exp/attack<tag>/original/...     (EER)
-  exp/attack<tag>/ignorant_<v>/scores/metrics.json                                          (rho_F0)
+  exp/attack<tag>/<primary>/<scenario>_<v>/scores/scores_<backend>, .../original/...      (EER of the primary
+  exp/attack<tag>/<primary>/ignorant_<v>/scores/metrics.json        attacker, default xvector_energy; rho_F0)
+  exp/attack<tag>/<model>_<front-end>/...: the grid of every attacker (pydeid.corpora.speechocean_attacks)
   data/test_trial/trials, data/test_enroll/spk2gender, data/test_trial/utt2gender
   exp/stage_times.tsv                                                  (wall and CPU seconds per stage)
   with espnet=(<tier>, <v>) (stage 5b): exp/asr_<tier>_{original,neutral}/decode_test_wer[_<v>[_masked]]/scoring/
@@ -27,7 +28,7 @@ from pydeid.report import markdown_table, update_results_section
 
 from .bootstrap_ci import eer_with_ci, wer_with_ci
 
-SCENARIOS = ("ignorant", "lazy-informed", "informed", "parameter-shifted")
+SCENARIOS = ("ignorant", "lazy-informed", "semi-informed", "parameter-shifted")
 LABEL = {"voicemask": "VoiceMask", "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3",
          "mcadams": "McAdams"}
 _UTT = re.compile(r"^(\S+) words=(\d+) sub=(\d+) del=(\d+) ins=(\d+)$")
@@ -167,8 +168,8 @@ def espnet_results(data: Path, exp: Path, tier: str, v: str, utt2spk: dict, n_bo
 def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lms: list[str],
                  n_boot: int = 1000, seed: int = 0, backend: str = "plda", attack_tag: str = "",
                  vctk_data: str | Path | None = None, same_draws: bool = False, partial: bool = False,
-                 espnet: tuple[str, str] | None = None) -> dict:
-    """partial: a decoding or an attack that has not finished is reported as missing ("not run") instead of an
+                 espnet: tuple[str, str] | None = None, primary: str = "xvector_energy") -> dict:
+    """primary: the attacker (<model>_<front-end>) of these tables. partial: a decoding or an attack that has not finished is reported as missing ("not run") instead of an
     error (a run cut short; the tables say which cells are missing)."""
     data, exp = Path(data), Path(exp)
 
@@ -204,7 +205,8 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
                        for c in ["vctk"] + [f"vctk_{v}" for v in vs]}
         rep["counts"]["vctk_speakers"] = len(set(vctk_spk.values()))
     rep["backend"] = backend
-    adir = exp / f"attack{attack_tag}"
+    adir = exp / f"attack{attack_tag}" / primary
+    rep["primary"] = primary
     rep["eer"]["original"] = get(eer_of, adir / "original" / "scores" / f"scores_{backend}", trials,
                                     enroll_gender, utt_gender, n_boot, seed, trial_spk)
     rep["scenarios"] = list(SCENARIOS) + (["informed-same-draws"] if same_draws else [])
@@ -215,6 +217,8 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
         mfile = adir / f"ignorant_{v}" / "scores" / "metrics.json"
         pitch = json.loads(mfile.read_text()).get("pitch", {}) if mfile.is_file() else {}
         rep["rho_f0"][v] = {"rho": pitch.get("pitch_correlation"), "utterances": pitch.get("utterances")}
+    rep["counts"]["train_speakers"] = len(set(read_kaldi_map(data / "train_xv" / "utt2spk").values())) \
+        if (data / "train_xv" / "utt2spk").is_file() else None
     rep["counts"].update({"trials_target": sum(trials.values()),
                           "trials_nontarget": len(trials) - sum(trials.values()),
                           "enroll_speakers": len(enroll_gender), "wer_utterances": len(utt2spk),
@@ -315,8 +319,11 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
         f"{c['enroll_speakers']} enrolled test speakers"
         f"{'; attackers trained with the extra speakers of ' + tag[2:] if tag else ''}. [95 % interval]: speaker "
         f"bootstrap, {c['bootstrap']} resamples. rho_F0: mean per-utterance Pearson correlation of F0 original vs "
-        f"converted trial utterances. Without conversion every scenario is the original-speech attacker."
-        f"{' informed-same-draws: like informed, but the attacker converts with the publisher seed (knows the secret draws); an extra row, not seed scenario 2.' if len(scs) > len(SCENARIOS) else ''}\n")
+        f"converted trial utterances. Without conversion every scenario is the original-speech attacker. "
+        f"Attacker: {rep.get('primary', '')} (model_front-end; every attacker: the section below). "
+        f"semi-informed trains on all the training utterances converted by the attacker; parameter-shifted on "
+        f"the --converted-train-per-spk subset."
+        f"{' informed-same-draws: like semi-informed (on the subset), but the attacker converts with the publisher seed (knows the secret draws); an extra row, not a VoicePrivacy scenario.' if len(scs) > len(SCENARIOS) else ''}\n")
     det_rows = []
     for name in ["original"] + [f"{sc}_{v}" for v in vs for sc in scs]:
         e = rep["eer"][name]
@@ -380,16 +387,30 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
 
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
                  backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False,
-                 partial=False, espnet: tuple[str, str] | None = None) -> dict:
-    """One set of tables per back-end (PLDA first: the stronger attacker here); exp/report<tag>.json holds both."""
+                 partial=False, espnet: tuple[str, str] | None = None, attackers=("xvector", "ecapa"),
+                 front_ends=("energy", "none"), primary: str = "xvector_energy") -> dict:
+    """One set of tables per back-end (PLDA first: the stronger attacker here) of the primary attacker, then the
+    grid of every attacker and front-end and the ranking; exp/report<tag>.json holds the figures."""
+    from .speechocean_attacks import attack_sections
     reps = {}
     for b in backends:
         rep = reps[b] = build_report(data, exp, voice_configs, lms, n_boot=n_boot, seed=seed, backend=b,
                                      attack_tag=attack_tag, vctk_data=vctk_data, same_draws=same_draws,
-                                     partial=partial, espnet=espnet)
+                                     partial=partial, espnet=espnet, primary=primary)
         for key, (title, body) in render(rep, voice_configs, lms).items():
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]
+    lm0 = lms[0]
+    wer_pct, wer_ci = {}, {}
+    for v in [""] + [vname(vc) for vc in voice_configs]:
+        w = first["wer"].get(f"{lm0}:test_wer" + (f"_{v}" if v else ""))
+        wer_pct[v] = None if w is None else w.get("wer_pct")
+        wer_ci[v] = _fmt_rate(w, "wer_pct")
+    st6 = next((r for r in first.get("stage_times") or [] if r["stage"] == "6"), None)
+    for key, (title, body) in attack_sections(Path(exp), [vname(vc) for vc in voice_configs], list(attackers),
+                                              list(front_ends), wer_pct, wer_ci, LM_LABEL[lm0], first["counts"],
+                                              attack_tag, st6).items():
+        update_results_section(results_md, key, body, title=title)
     out = {k: first[k] for k in ("wer", "rho_f0", "counts", "lms", "stage_times") if k in first}
     for k in ("vctk", "espnet"):
         if k in first:

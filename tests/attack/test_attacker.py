@@ -144,7 +144,7 @@ def test_attack_refuses_unknown_scenario(mini_corpus, repo_root, tmp_path):
 
 @pytest.mark.slow
 def test_three_scenarios_and_table(trained, mini_corpus, repo_root, tmp_path):
-    """Scenarios as single commands, then the table: seed layout, one section per scenario. The informed attacker
+    """Scenarios as single commands, then the table: seed layout, one section per scenario. The semi-informed attacker
     converts original training and enrolment data itself (here a 1.15 shift: his own draws); the one that knows
     the publisher's draws applies the publisher's exact 1.3."""
     c = mini_corpus
@@ -153,7 +153,7 @@ def test_three_scenarios_and_table(trained, mini_corpus, repo_root, tmp_path):
     semi = [shifted_copy(c / n, tmp_path / f"semi_{n}", 1.15) for n in ("mini_train", "mini_test_enroll")]
     runs = {"ignorant": (["--model", str(trained / "model")], [c / "mini_train", c / "mini_test_enroll"]),
             "informed-same-draws": (["--epochs", str(EPOCHS)], lazy),
-            "informed": (["--epochs", str(EPOCHS)], semi)}
+            "semi-informed": (["--epochs", str(EPOCHS)], semi)}
     for scenario, (opts, (train, enroll)) in runs.items():
         r = subprocess.run(["bash", "steps/attack.sh", "--scenario", scenario, "--method", "f0scale", "--strategy",
                             "1", "--xvector-config", "conf/xvector/mini.yaml", *opts, str(train), str(enroll),

@@ -19,11 +19,11 @@ def plan(scenarios, seed=0, attacker_seed=1):
                          "data/test_trial", "exp/xv_orig")
 
 
-def test_informed_enrolment_is_own_conversion_of_original_audio():
-    convs, attacks = plan(["informed"], seed=0, attacker_seed=7)
+def test_semi_informed_enrolment_is_own_conversion_of_original_audio():
+    convs, attacks = plan(["semi-informed"], seed=0, attacker_seed=7)
     by_out = {c.out: c for c in convs}
     for a in attacks:
-        assert a.scenario == "informed" and not a.model
+        assert a.scenario == "semi-informed" and not a.model
         enroll, train = by_out[a.enroll], by_out[a.train]
         # converted by the attacker from the ORIGINAL enrolment / training dirs, never from the published set
         assert enroll.src == "data/test_enroll" and train.src == "data/train_xv"
@@ -60,9 +60,10 @@ def test_each_scenario_holds_the_data_of_its_definition():
 def test_names_are_checked():
     with pytest.raises(UnknownScenario, match="unknown scenario 'semi'"):
         plan(["semi"])
-    assert resolve("semi-informed").name == "informed"   # the former name, still accepted
+    assert resolve("informed").name == "semi-informed"   # the former name, still accepted
+    assert "informed" not in ORDER
     with pytest.raises(ValueError, match="must differ"):
-        plan(["informed"], seed=3, attacker_seed=3)
+        plan(["semi-informed"], seed=3, attacker_seed=3)
 
 
 def test_cli_plan_and_attack_sh_share_the_registry(tmp_path):

@@ -14,7 +14,7 @@ from pydeid.attack.trials import make_trials, write_trials
 from pydeid.io import DataDir, write_kaldi_map
 
 COLUMNS = [("voicemask", "3"), ("vtln", "1"), ("vtln", "2"), ("vtln", "3"), ("mcadams", "-")]
-SCENARIOS = ["ignorant", "lazy-informed", "informed"]
+SCENARIOS = ["ignorant", "lazy-informed", "semi-informed"]
 
 
 def corpus(n_spk, n_utt, prefix):
@@ -88,11 +88,11 @@ def test_table_layout_from_score_dirs(tmp_path):
             assert 0 <= lo <= eer + 0.05 and eer - 0.05 <= hi <= 100 and hi >= lo
         assert "target / " in body and "resamples, seed 0" in body
     summary = re.search(r"<!-- begin attack_summary -->(.*?)<!-- end attack_summary -->", text, re.S).group(1)
-    assert "| informed " in summary and "| ignorant " in summary
+    assert "| semi-informed " in summary and "| ignorant " in summary
     noise = re.search(r"<!-- begin attack_noise -->(.*?)<!-- end attack_noise -->", text, re.S).group(1)
     # paired intervals: every comparison of scenarios scored on the same trials gets one, and a difference of
-    # attackers whose embedding noise differs by 1.0 (ignorant vs informed) is not within noise in every column
-    rows = [ln for ln in noise.splitlines() if ln.startswith("| ignorant - informed ")]
+    # attackers whose embedding noise differs by 1.0 (ignorant vs semi-informed) is not within noise in every column
+    rows = [ln for ln in noise.splitlines() if ln.startswith("| ignorant - semi-informed ")]
     assert len(rows) == 1 and "no paired interval" not in rows[0] and "**real**" in rows[0]
     # rerunning replaces the sections instead of appending copies
     subprocess.run([sys.executable, "-m", "pydeid", "attack-table", "--results", str(results)] + score_dirs,

@@ -21,10 +21,12 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     if not root.is_dir() or not vctk.is_dir():
         pytest.skip(f"real data subset {root} or {vctk} is absent (read in place from ../shared/data, never committed)")
     rec = recipe_copy("speechocean762", tmp_path / "s5")
+    # the x-vector attacker alone (ECAPA: tests/attack/test_ecapa.py), with and without VAD
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
             "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
-            "--vctk-table", "true", "--neutral-corpus", "false"]   # stage 4b: tests/corpora/test_speechocean_neutral.py
-    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1800)   # ~3 CPU-min; loaded machines
+            "--vctk-table", "true", "--neutral-corpus", "false",   # stage 4b: tests/corpora/test_speechocean_neutral.py
+            "--attackers", "xvector:conf/xvector/mini.yaml"]
+    p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1800)   # ~4 CPU-min; loaded machines
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     res = (rec / "RESULTS.md").read_text()
     row = next(ln for ln in res.splitlines() if ln.startswith("| McAdams"))
@@ -39,8 +41,35 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     rep = json.loads((rec / "exp" / "report.json").read_text())
     assert rep["counts"]["enroll_speakers"] == 6 and rep["counts"]["wer_speakers"] == 6
     assert set(rep["eer"]) == {"plda", "cosine"}
-    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
-                               "parameter-shifted_mcadams", "informed-same-draws_mcadams"}
+    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams",
+                                       "semi-informed_mcadams", "parameter-shifted_mcadams",
+                                       "informed-same-draws_mcadams"}
+    # the semi-informed attacker trains on the WHOLE training set converted by himself (VoicePrivacy 2024), the
+    # extra rows on the --converted-train-per-spk subset
+    data = rec / "data"
+
+    def utts(d):
+        return set((data / d / "utt2spk").read_text().split()[::2])
+    assert utts("train_xv_mcadams_a") == utts("train_xv") and len(utts("train_xv")) == 48
+    assert utts("train_xv_mcadams_ps") == utts("train_xvc") < utts("train_xv")
+    for fe in ("energy", "none"):
+        adir = rec / "exp" / "attack" / f"xvector_{fe}"
+        summ = json.loads((adir / "semi-informed_mcadams" / "xvector_nnet" / "train_summary.json").read_text())
+        assert summ["data"] == "data/train_xv_mcadams_a" and summ["utterances"] == 48 and summ["vad"] == fe
+        assert summ["speakers"] == 6 and summ["cpu_seconds"] > 0
+        m = json.loads((adir / "semi-informed_mcadams" / "scores" / "metrics.json").read_text())
+        assert m["info"]["scenario"] == "semi-informed" and m["info"]["train_speakers"] == 6
+    # the extra rows with one front-end only
+    assert (rec / "exp/attack/xvector_energy/parameter-shifted_mcadams/scores/metrics.json").is_file()
+    assert not (rec / "exp/attack/xvector_none/parameter-shifted_mcadams").exists()
+    # the grid: every scenario under both front-ends, EER [interval] / linkability, semi-informed first
+    grid = re.search(r"<!-- begin so-attackers -->(.*?)<!-- end", res, re.S).group(1)
+    rows = [ln for ln in grid.splitlines() if ln.startswith("| McAdams")]
+    assert [r.split("|")[2].strip() for r in rows] == ["semi-informed", "lazy-informed", "ignorant",
+                                                       "parameter-shifted (extra)", "informed-same-draws (extra)"]
+    cells = [c.strip() for c in rows[0].strip("|").split("|")][3:]
+    assert len(cells) == 4 and all(re.fullmatch(r"\d+\.\d \[\d+\.\d, \d+\.\d\] / (\d\.\d\d|n/a)", c) for c in cells), cells
+    assert "Methods ranked under the strongest attacker" in res
     # the attackers' enrollment is converted from ORIGINAL enrollment audio with their own seed / parameters
     assert (rec / "data" / "test_enroll_mcadams_a").is_dir() and (rec / "data" / "test_enroll_mcadams_ps").is_dir()
     # informed-same-draws: the publisher's seed on ORIGINAL enrollment audio, a separate dir from the published set
@@ -62,7 +91,8 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     # a rerun finds everything done and rewrites the same tables
     p2 = subprocess.run(args + ["--stage", "1"], cwd=rec, capture_output=True, text=True, timeout=600)
     assert p2.returncode == 0, p2.stderr[-2000:]
-    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 3  # plda, cosine, VCTK
+    res2 = (rec / "RESULTS.md").read_text()
+    assert res2.count("| McAdams") == res.count("| McAdams") and res2.count("<!-- begin so-attackers -->") == 1
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):
@@ -75,7 +105,7 @@ def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):
 @pytest.mark.slow
 def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path, recipe_copy):
     """--attacker-extra-data vctk: the VCTK speakers join the training data of every attacker, original for the
-    original-trained ones, converted by the attacker himself (his seed / shifted parameters) for informed and
+    original-trained ones, converted by the attacker himself (his seed / shifted parameters) for semi-informed and
     parameter-shifted; the attacks and their tables are kept apart (exp/attack_xvctk)."""
     root, vctk = SHARED / "speechocean762_adults", SHARED / "vctk_subset"
     if not root.is_dir() or not vctk.is_dir():
@@ -83,7 +113,7 @@ def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path, recipe_copy):
     rec = recipe_copy("speechocean762", tmp_path / "s5")
     args = ["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
             "--general-lm", "false", "--bootstrap", "50", "--nj", "2", "--vctk-root", str(vctk),
-            "--attacker-extra-data", "vctk"]
+            "--attacker-extra-data", "vctk", "--attackers", "xvector:conf/xvector/mini.yaml", "--front-ends", "energy"]
     p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=1500)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     data = rec / "data"
@@ -98,8 +128,8 @@ def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path, recipe_copy):
     wav_a = (data / "vctkx_mcadams_a" / "wav.scp").read_text()
     assert str(vctk) not in wav_a and "vctkx_mcadams_a" in wav_a
     rep = json.loads((rec / "exp" / "report_xvctk.json").read_text())
-    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
-                                       "parameter-shifted_mcadams"}
+    assert set(rep["eer"]["plda"]) == {"original", "ignorant_mcadams", "lazy-informed_mcadams",
+                                       "semi-informed_mcadams", "parameter-shifted_mcadams"}
     assert "attackers + vctk" in (rec / "RESULTS.md").read_text()
     assert not (rec / "exp" / "attack").exists()
 

@@ -156,7 +156,7 @@ def test_mini_recipe_phone_class_config(tmp_path, recipe_copy):
     plan = json.loads((r / "exp/voice/mini_test_vtln3_phanycmnw/secrets/voice_plan.json").read_text())
     assert plan["params"]["classes"] == "phones" and plan["strategy"] == 3
     _run(r, "./run.sh", "--stage", 7, "--stop-stage", 7, *vc)
-    for sc in ("ignorant", "lazy-informed", "informed"):
+    for sc in ("ignorant", "lazy-informed", "semi-informed"):
         assert (r / f"exp/attack/{sc}_vtln3_phanycmnw/scores/metrics.json").is_file(), sc
     assert "vtln3_phanycmnw" in (r / "RESULTS.md").read_text()
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # egs/speechocean762/s5: de-identification measured on real voices (speechocean762: read English sentences of
 # non-native adult speakers, the corpus's own train/test split, 30 + 30 speakers in the subset of ../shared/data).
-# Privacy: x-vector attackers trained on the train speakers, EER (pooled/male/female, bootstrap 95 % CI) in the
-# attacker scenarios ignorant, lazy-informed, informed, parameter-shifted; rho_F0. Utility: WER of a pretrained
+# Privacy: x-vector and ECAPA-TDNN attackers trained from scratch on the train speakers, with Kaldi's energy VAD and
+# without, EER (pooled/male/female, bootstrap 95 % CI) and linkability in the VoicePrivacy attacker scenarios
+# semi-informed, lazy-informed, ignorant (+ parameter-shifted, informed-same-draws); rho_F0. Utility: WER of a pretrained
 # recogniser (pocketsphinx en-us; a 3-gram LM of the training transcripts, and the wheel's general LM) on
 # original vs converted vs converted-and-masked test speech, as the VoicePrivacy Challenge measures it.
 #
@@ -10,6 +11,8 @@
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
 #            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
+#            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"]
+#            [--front-ends "energy none"] [--ecapa-epochs N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
 #   (conf/voice/<method>.yaml), a config variant (conf/voice/<method>_<variant>.yaml, parameter-shifted
@@ -22,8 +25,8 @@
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
 #      subset: --wer-per-spk trial utterances of each test speaker), data/train_xv (--xvector-train-per-spk
 #      utterances of each train speaker, default 20: all of them; the original-trained attackers train on these),
-#      data/train_xvc (--converted-train-per-spk of them: what informed and parameter-shifted attackers convert
-#      and train on), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
+#      data/train_xvc (--converted-train-per-spk of them: what the extra-row attackers parameter-shifted and
+#      informed-same-draws convert and train on; the semi-informed attacker converts all of data/train_xv), data/train_vtln (--vtln-target-per-spk utterances of each train speaker: the VTLN target
 #      voices), data/vctk_full (../shared/data/vctk_subset, 77 utterances; with --vctk-table true or
 #      --attacker-extra-data vctk) and data/vctk (--vctk-per-spk of them: the VCTK table)
 #   1  forced alignment of the utility subset data/test_wer (pocketsphinx en-us): exp/align/test_wer/wrd_ali/ctm
@@ -32,9 +35,10 @@
 #      needed; the upper-case transcripts are tagged lower-cased, --uncased-input) and text transformation of
 #      data/test -> data/test_text
 #   3  voice conversion with every method of --voice-configs: the published trial set (publisher seed --seed;
-#      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment +
-#      train_xvc (as data/train_xv_<v>_a, _ps) with the attacker's own seed (seed+1; lazy-informed, informed) and with shifted parameters and
-#      seed+2 (parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
+#      the utility set is its subset), and what the attackers need, converted from ORIGINAL audio: enrollment and
+#      all of train_xv (data/train_xv_<v>_a) with the attacker's own seed (seed+1; lazy-informed, semi-informed);
+#      enrollment + train_xvc with the publisher's seed (data/*_<v>_p: informed-same-draws) and with shifted
+#      parameters and seed+2 (_ps: parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
 #      targets: the train speakers (same gender), modelled on data/train_vtln; data/vctk with the publisher's
 #      seed (--vctk-table) and, for --attacker-extra-data vctk, with the attackers' seeds and parameters
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
@@ -60,12 +64,18 @@
 #      --neutral-voice by the publisher, --seed, VTLN targets as in stage 3; the words tagged by the grammars
 #      silenced and removed, word times from a pocketsphinx alignment of the tagged utterances; verify-masking),
 #      each decoded on the utility subset: original, converted (--neutral-voice), converted-and-masked
-#   6  x-vector attacks: original, and per method ignorant / lazy-informed / informed / parameter-shifted, and
-#      (--same-draws true) informed-same-draws (extra row: converts with the publisher's seed, knows its draws)
+#   6  attacks, for every attacker of --attackers (x-vector: PLDA + cosine; ECAPA-TDNN: cosine + PLDA) and every
+#      front-end of --front-ends (energy: Kaldi compute-vad, none), exp/attack/<model>_<front-end>/: original, and
+#      per method semi-informed (trained on ALL of data/train_xv converted by the attacker), lazy-informed,
+#      ignorant; for VTLN S1/S2 (one target per speaker) the semi-informed model enrolled on enrollment converted
+#      with the publisher's draws (variant: enrollment and trials of a speaker share a target, as in one published
+#      corpus); with the first attacker and --extra-rows-front-end the extra rows parameter-shifted and (--same-draws true)
+#      informed-same-draws (converts with the publisher's seed, knows its draws), both on data/train_xvc
 #      (--attacker-extra-data vctk: the VCTK speakers join every attacker's training data, original for the
-#      original-trained attackers, converted by the attacker for informed and parameter-shifted; exp/attack_xvctk)
-#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0; VCTK table; ESPnet table; CPU time
-#      per stage)
+#      original-trained attackers, converted by the attacker for the others; exp/attack_xvctk)
+#   7  report: RESULTS.md (method x WER, EER per scenario with 95 % CI, rho_F0 of the primary attacker (the first
+#      of --attackers with the first of --front-ends); the grid of every attacker and front-end with linkability;
+#      the methods ranked under the strongest VAD attacker; VCTK table; ESPnet table; CPU time per stage)
 # Every stage appends its wall and CPU seconds (user+sys of its processes) to exp/stage_times.tsv.
 set -euo pipefail
 
@@ -80,11 +90,18 @@ trial_per_spk=5      # trial utterances per test speaker (of the 15 others): 150
 wer_per_spk=2        # utility subset: trial utterances per test speaker decoded for every condition
 xvector_train_per_spk=20  # utterances of each train speaker the original-trained attackers train on: 20 = all
                           # (600); 4 gave the original-speech PLDA attacker 17.3 % EER, 20 gave 10.0 % (4 epochs)
-converted_train_per_spk=4 # of these, the utterances each attacker converts himself to train on (informed,
-                          # parameter-shifted): the run-time budget (VTLN converts 3 x 2 x 600 utterances at 20)
+converted_train_per_spk=4 # of these, the utterances the extra-row attackers (parameter-shifted,
+                          # informed-same-draws) convert to train on: the run-time budget; the semi-informed
+                          # attacker always converts all of them (VoicePrivacy 2024)
 vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN target voices
 xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
                      # config's 8: the run-time budget); tiny: 2
+ecapa_epochs=        # empty: the ECAPA config's (conf/xvector/ecapa_mini.yaml: 10); tiny: 2
+attackers="xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"   # <model>:<config> (stage 6)
+front_ends="energy none"  # every attacker's front-end (training, enrolment, trials): energy = Kaldi compute-vad
+                          # (the default of the configs), none = whole utterances
+extra_rows_front_end=energy  # the front-end of the extra rows (parameter-shifted, informed-same-draws; the first
+                             # attacker of --attackers only)
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
 voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"   # <method>:<strategy|variant|vtlnN> (stage 3); the last: phone classes, the best trade-off on real voices (bench/results/voice_real_unvoiced.md)
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
@@ -158,6 +175,16 @@ aseed=$((seed + 1))   # the attackers' own draws
 sseed=$((seed + 2))   # the parameter-shifted attacker's draws
 T_shift=$vtln_shift_targets; [ $size = tiny ] && T_shift=2
 [ $size = tiny ] && [ "$xvector_epochs" = 8 ] && xvector_epochs=2   # tiny: 2 unless set otherwise
+[ $size = tiny ] && [ -z "$ecapa_epochs" ] && ecapa_epochs=2
+for fe in $front_ends; do
+  case $fe in energy|none) ;; *) echo "$0: unknown front-end '$fe' in --front-ends (known: energy none)" >&2; exit 1 ;; esac
+done
+case $extra_rows_front_end in energy|none) ;; *)
+  echo "$0: --extra-rows-front-end must be energy or none, not '$extra_rows_front_end'" >&2; exit 1 ;; esac
+for att in $attackers; do
+  case ${att%%:*} in xvector|ecapa) ;; *) echo "$0: unknown attacker '${att%%:*}' in --attackers (known: xvector ecapa)" >&2; exit 1 ;; esac
+  [ -f "${att#*:}" ] || { echo "$0: --attackers $att: no config ${att#*:}" >&2; exit 1; }
+done
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
@@ -317,9 +344,13 @@ vtln_shifted() {  # vtln_shifted <strategy[_variant]>: does a parameter-shifted 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   stage_begin 3
   log "stage 3: voice conversion ($voice_configs) of the test set and of the attackers' data"
-  pub=(test_trial); att=(test_enroll:test_enroll train_xvc:train_xv)   # <source>:<output prefix>
+  pub=(test_trial)
+  # <source>:<output prefix>:<parties>: a = the attacker's own draws (lazy- and semi-informed), p = the publisher's
+  # draws (informed-same-draws), s = shifted parameters. Semi-informed converts ALL its training utterances
+  # (train_xv); the extra rows convert the --converted-train-per-spk subset train_xvc
+  att=(test_enroll:test_enroll:aps train_xv:train_xv:a train_xvc:train_xv:ps)
   $vctk_table && pub+=(vctk)
-  [ -n "$attacker_extra_data" ] && att+=(vctk_full:vctkx)   # every VCTK utterance (77), not the table's subset
+  [ -n "$attacker_extra_data" ] && att+=(vctk_full:vctkx:as)   # every VCTK utterance (77), not the table's subset
   vtln_all=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
   # one pass per VTLN config (conf/voice/vtln.yaml, or vtln_<variant>.yaml for <strategy>_<variant>)
   for var in $(for st in $vtln_all; do [[ $st == *_* ]] && echo "${st#*_}" || echo -; done | sort -u); do
@@ -330,11 +361,14 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       convert_vtln "$var" data/$s 100 pub $(for st in $vtln_st; do echo "${st%%_*}:$seed:data/${s}_vtln$st"; done)
     done
     for sp in "${att[@]}"; do
-      src=${sp%%:*}; s=${sp#*:}
-      convert_vtln "$var" data/$src 100 pub $(for st in $vtln_st; do echo "${st%%_*}:$aseed:data/${s}_vtln${st}_a"
-        [ $s != vctkx ] && $same_draws && echo "${st%%_*}:$seed:data/${s}_vtln${st}_p"; done; true)
-      convert_vtln "$var" data/$src "$T_shift" shift \
-        $(for st in $vtln_st; do vtln_shifted "$st" && echo "${st%%_*}:$sseed:data/${s}_vtln${st}_ps"; done; true)
+      IFS=: read -r src s parties <<<"$sp"
+      convert_vtln "$var" data/$src 100 pub $(for st in $vtln_st; do
+        [[ $parties == *a* ]] && echo "${st%%_*}:$aseed:data/${s}_vtln${st}_a"
+        [[ $parties == *p* ]] && $same_draws && echo "${st%%_*}:$seed:data/${s}_vtln${st}_p"; done; true)
+      if [[ $parties == *s* ]]; then
+        convert_vtln "$var" data/$src "$T_shift" shift \
+          $(for st in $vtln_st; do vtln_shifted "$st" && echo "${st%%_*}:$sseed:data/${s}_vtln${st}_ps"; done; true)
+      fi
     done
   done
   for vc in $voice_configs; do
@@ -346,13 +380,15 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       case $st in -) ;; *+vtln[123]*) cv=${st%%+*}; in=_${st#*+} ;; vtln[123]*) in=_$st ;; *) cv=$st ;; esac
       for s in "${pub[@]}"; do convert "$m" "data/$s$in" "data/${s}_$v" "$seed" - "$cv"; done
       for sp in "${att[@]}"; do
-        src=${sp%%:*}; s=${sp#*:}
+        IFS=: read -r src s parties <<<"$sp"
         [ -n "$in" ] && src=$s   # chained: the party's own VTLN output data/<prefix>_vtlnN_<a|p|ps>
-        convert "$m" "data/$src${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"
-        if [ $s != vctkx ] && $same_draws; then
+        if [[ $parties == *a* ]]; then convert "$m" "data/$src${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"; fi
+        if [[ $parties == *p* ]] && $same_draws; then
           convert "$m" "data/$src${in:+${in}_p}" "data/${s}_${v}_p" "$seed" - "$cv"
         fi
-        if shifted_for "$vc"; then convert "$m" "data/$src${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"; fi
+        if [[ $parties == *s* ]] && shifted_for "$vc"; then
+          convert "$m" "data/$src${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"
+        fi
       done
     fi
     # the published utility set is a part of the published (converted) trial set
@@ -570,8 +606,7 @@ fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   stage_begin 6
-  log "stage 6: x-vector attacks (original; per method ignorant, lazy-informed, informed, parameter-shifted)${xtag:+, training data + $attacker_extra_data}"
-  xe=(); [ -n "$xvector_epochs" ] && xe=(--epochs "$xvector_epochs")
+  log "stage 6: attacks (attackers: $attackers; front-ends: $front_ends; original; per method semi-informed, lazy-informed, ignorant, + extra rows)${xtag:+, training data + $attacker_extra_data}"
   # the attackers' training data: train_xv (original or the attacker's conversion), + the extra speakers
   trainset() {  # trainset <suffix ("" original, _<v>_a, _<v>_ps)>: prints the data dir
     if [ -z "$attacker_extra_data" ]; then echo "data/train_xv$1"; return; fi
@@ -580,64 +615,83 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     done_ok "$out" || utils/combine_data.sh "$out" "data/train_xv$1" "$extra" >/dev/null
     echo "$out"
   }
-  xorig=exp/xvector_original$xtag; adir=exp/attack$xtag
-  torig=$(trainset "")
-  # one thread: on the shared 2-core machine (load 33) 2 torch threads took 550 s per epoch, 1 thread 45 s
-  steps/train_xvector.sh --xvector-config "$xvector_config" --seed "$seed" --cmd "$train_cmd" --num-threads 1 \
-    "${xe[@]}" "$torig" "$xorig"
-  for s in "$torig" data/test_enroll; do
-    steps/extract_xvectors.sh --cmd "$train_cmd" "$xorig" "$s" "$xorig/xvectors_$(basename "$s")" \
-      >"$xorig/extract_$(basename "$s").log" 2>&1 &
-  done
-  wait_all "$xorig/extract_*.log"
-  common=(--seed "$aseed" --xvector-config "$xvector_config" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
-  attacks=()
   attack() {  # attack <scenario> <name> <method> <strategy> <train> <enroll> <trial> [attack.sh options]
     local sc=$1 name=$2 m=$3 st=$4 tr=$5 en=$6 te=$7
     shift 7
-    attacks+=("$name")
+    attacks+=("$adir/$name")
     [ -f "$adir/$name/scores/metrics.json" ] && return 0
     free_lane
     steps/attack.sh "${common[@]}" --scenario "$sc" --method "$m" --strategy "$st" "$@" \
       "$tr" "$en" "$te" "$adir/$name" >"$adir/$name.log" 2>&1 &
   }
-  mkdir -p "$adir"
-  attack original original none - "$torig" data/test_enroll data/test_trial --model "$xorig"
-  for vc in $voice_configs; do
-    m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    opts=(--orig-trial data/test_trial --pitch-cache "$adir/pitch_$v.json")
-    attack ignorant "ignorant_$v" "$m" "$st" "$torig" data/test_enroll "data/test_trial_$v" \
-      --model "$xorig" "${opts[@]}"
-  done
-  wait_all "$adir/ignorant_*.log"   # rho_F0 measured once per method, then read from the cache
-  for vc in $voice_configs; do
-    m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    opts=(--orig-trial data/test_trial --pitch-cache "$adir/pitch_$v.json")
-    attack lazy-informed "lazy-informed_$v" "$m" "$st" "$torig" "data/test_enroll_${v}_a" "data/test_trial_$v" \
-      --model "$xorig" "${opts[@]}"
-    attack informed "informed_$v" "$m" "$st" "$(trainset "_${v}_a")" "data/test_enroll_${v}_a" \
-      "data/test_trial_$v" "${opts[@]}"
-    if shifted_for "$vc"; then
-      attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" "data/test_enroll_${v}_ps" \
-        "data/test_trial_$v" "${opts[@]}"
-    fi
-    if $same_draws && [ -z "$attacker_extra_data" ]; then
-      attack informed-same-draws "informed-same-draws_$v" "$m" "$st" "data/train_xv_${v}_p" "data/test_enroll_${v}_p" \
-        "data/test_trial_$v" "${opts[@]}"
-    fi
+  torig=$(trainset "")
+  attacks=()
+  # one attacker configuration after the other: <model>_<front-end> (x-vector + PLDA/cosine, ECAPA + cosine/PLDA;
+  # energy VAD or none); exp/attack<tag>/<model>_<front-end>/<scenario>_<method>
+  for fe in $front_ends; do
+    for att in $attackers; do
+      am=${att%%:*}; acfg=${att#*:}
+      adir=exp/attack$xtag/${am}_$fe; xorig=$adir/xvector_original
+      xe=(); ep=$xvector_epochs; [ $am = ecapa ] && ep=$ecapa_epochs
+      [ -n "$ep" ] && xe=(--epochs "$ep")
+      mkdir -p "$adir"
+      # one thread: on the shared 2-core machine (load 33) 2 torch threads took 550 s per epoch, 1 thread 45 s
+      free_lane
+      steps/train_xvector.sh --xvector-config "$acfg" --vad "$fe" --seed "$seed" --cmd "$train_cmd" --num-threads 1 \
+        "${xe[@]}" "$torig" "$xorig" >"$adir/train_original.log" 2>&1 &
+      tpid=$!
+      common=(--seed "$aseed" --xvector-config "$acfg" --vad "$fe" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
+      for vc in $voice_configs; do   # semi-informed first: VPC 2024 ranks by it; all training utterances converted
+        m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+        opts=(--orig-trial data/test_trial --pitch-cache "exp/attack$xtag/pitch_$v.json")
+        attack semi-informed "semi-informed_$v" "$m" "$st" "$(trainset "_${v}_a")" "data/test_enroll_${v}_a" \
+          "data/test_trial_$v" "${opts[@]}"
+      done
+      wait $tpid || { utils/job_failed.sh "$0: training $xorig failed" "$adir/train_original.log"; exit 1; }
+      attack original original none - "$torig" data/test_enroll data/test_trial --model "$xorig"
+      for vc in $voice_configs; do
+        m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+        opts=(--orig-trial data/test_trial --pitch-cache "exp/attack$xtag/pitch_$v.json")
+        attack ignorant "ignorant_$v" "$m" "$st" "$torig" data/test_enroll "data/test_trial_$v" --model "$xorig" "${opts[@]}"
+        attack lazy-informed "lazy-informed_$v" "$m" "$st" "$torig" "data/test_enroll_${v}_a" "data/test_trial_$v" \
+          --model "$xorig" "${opts[@]}"
+      done
+      wait_all "$adir/*.log"   # the semi-informed models exist: the variant rows below use them
+      for vc in $voice_configs; do
+        m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
+        opts=(--orig-trial data/test_trial --pitch-cache "exp/attack$xtag/pitch_$v.json")
+        # speaker-level draws (VTLN S1, S2: one target per speaker and seed): enrolment published in one corpus with
+        # the trials (the publisher's draws: each speaker's enrolment and trials share a target), semi-informed model
+        if [ $m = vtln ] && [[ $st == [12] || $st == [12]_* ]] && $same_draws && [ -z "$attacker_extra_data" ]; then
+          attack semi-informed "semi-informed-shared-target_$v" "$m" "$st" "$(trainset "_${v}_a")" \
+            "data/test_enroll_${v}_p" "data/test_trial_$v" --model "$adir/semi-informed_$v/xvector_nnet" "${opts[@]}"
+        fi
+        # the extra rows: the first attacker with one front-end (the run-time budget)
+        [ "$fe" = "$extra_rows_front_end" ] && [ "$att" = "${attackers%% *}" ] || continue
+        if shifted_for "$vc"; then
+          attack parameter-shifted "parameter-shifted_$v" "$m" "$st" "$(trainset "_${v}_ps")" \
+            "data/test_enroll_${v}_ps" "data/test_trial_$v" "${opts[@]}"
+        fi
+        if $same_draws && [ -z "$attacker_extra_data" ]; then
+          attack informed-same-draws "informed-same-draws_$v" "$m" "$st" "data/train_xv_${v}_p" \
+            "data/test_enroll_${v}_p" "data/test_trial_$v" "${opts[@]}"
+        fi
+      done
+    done
   done
   wait || true
-  for name in "${attacks[@]}"; do
-    [ -f "$adir/$name/scores/metrics.json" ] || {
-      utils/job_failed.sh "$0: attack $name failed" "$adir/$name.log"; exit 1; }
+  for d in "${attacks[@]}"; do
+    [ -f "$d/scores/metrics.json" ] || { utils/job_failed.sh "$0: attack $d failed" "$d.log"; exit 1; }
   done
 fi
 
 if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   stage_begin 7
   log "stage 7: report ($results)"
+  amodels=$(for att in $attackers; do echo "${att%%:*}"; done | xargs)
   ropts=(--results "$results" --voice-configs "$voice_configs" --lms "$lms" --bootstrap "$bootstrap" --seed "$seed"
-         --data data --exp exp --attack-tag "$xtag")
+         --data data --exp exp --attack-tag "$xtag" --attackers "$amodels" --front-ends "$front_ends"
+         --primary "${attackers%%:*}_${front_ends%% *}")
   $vctk_table && ropts+=(--vctk-data data/vctk)
   $same_draws && [ -z "$attacker_extra_data" ] && ropts+=(--same-draws)
   $espnet && ropts+=(--espnet "$(basename "$asr_config" .yaml):$(vname "${neutral_voice%%:*}" "${neutral_voice#*:}")")
