@@ -62,7 +62,9 @@ def add_arguments(p):
 def _load_config(path, method):
     """The method's YAML config: a key the method does not have (a typo) is an error naming the allowed keys."""
     from pydeid.io.config import dataclass_keys, load_yaml
+    from pydeid.voice.configs import resolve_config
     from pydeid.voice.world import WorldConfig
+    path = resolve_config(path)   # a screening variant named by its old path is found in conf/voice/tuning/
     if method == "voicemask":
         from pydeid.voice.voicemask import VoiceMaskParams as P
         allowed = dataclass_keys(P) + ["world"]

@@ -71,7 +71,9 @@ def config_has_phone_classes(path) -> bool:
     """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones`, i.e. needs phone alignments
     (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
     import yaml
-    return (yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("classes") == "phones"
+
+    from .configs import resolve_config
+    return (yaml.safe_load(resolve_config(path).read_text(encoding="utf-8")) or {}).get("classes") == "phones"
 
 
 class FrameClasses(np.ndarray):

@@ -145,7 +145,7 @@ for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
   case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
   if [ $m = vtln ]; then
-    case $st in 1|2|3) ;; [123]_*) [ -f "conf/voice/vtln_${st#*_}.yaml" ] ||
+    case $st in 1|2|3) ;; [123]_*) utils/voice_config.sh "conf/voice/vtln_${st#*_}.yaml" >/dev/null 2>&1 ||
       { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
       *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
   else
@@ -157,7 +157,7 @@ for vc in $voice_configs; do
     fi
     if [ "$cv" != - ]; then
       for f in "conf/voice/${m}_$cv.yaml" "conf/voice/${m}_${cv}_shifted$shifted_variant.yaml"; do
-        [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
+        utils/voice_config.sh "$f" >/dev/null 2>&1 || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
       done
     fi
   fi
