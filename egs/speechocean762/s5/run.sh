@@ -107,7 +107,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-root DIR] [--size
 
 corpus_root=${corpus_root:-$SPEECHOCEAN}
 vctk_root=${vctk_root:-$VCTK_SUBSET}
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
 free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
 wait_all() {
