@@ -33,7 +33,8 @@ BACKENDS = ("plda", "cosine")
 SCEN = (*SCENARIOS, "informed-same-draws")   # run.sh --same-draws true: the extra row
 TOOL_SCEN = ("ignorant", "lazy-informed", "informed")   # the COMPRISE tool's attackers (stage 2)
 # conf/voice/vtln_<variant>.yaml and <method>_<variant>.yaml variants of the candidates (issue 19)
-VARIANT = {"jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
+VARIANT = {"phone_classes": "phone classes, class/unvoiced/pause means replaced, no warp, any-gender targets",
+           "jitter": "per-utt. warp +-0.05, pitch +-2 st", "avg": "pseudo-target mean of 8",
            "any": "any-gender targets",
            "mild": "McAdams alpha ~ U(0.85, 0.95) per utt.", "range": "McAdams alpha ~ U(0.7, 0.9) per utt.",
            "cm": "class means replaced", "anycm": "any-gender targets, class means replaced",

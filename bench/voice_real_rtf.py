@@ -41,7 +41,8 @@ def config(method: str, variant: str) -> tuple[dict, dict]:
     elif variant.startswith("vtln"):
         variant = ""
     name = f"{method}_{variant}.yaml" if variant not in ("-", "") else f"{method}.yaml"
-    conf = yaml.safe_load((REPO / "conf" / "voice" / name).read_text()) or {}
+    from pydeid.voice.configs import resolve_config
+    conf = yaml.safe_load(resolve_config(REPO / "conf" / "voice" / name).read_text()) or {}
     return conf, dict(conf.pop("world", {}) or {})
 
 

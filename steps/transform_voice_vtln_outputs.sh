@@ -46,7 +46,7 @@ for spec in "$@"; do
   if [[ $st == *_* ]]; then
     v=${st#*_}
     [ -z "$voice_config" ] || { echo "$0: '$spec': a variant (_$v) and --voice-config $voice_config exclude each other" >&2; exit 1; }
-    [ -f "$config_dir/vtln_$v.yaml" ] || { echo "$0: '$spec': no config $config_dir/vtln_$v.yaml for the variant '$v'" >&2; exit 1; }
+    utils/voice_config.sh "$config_dir/vtln_$v.yaml" >/dev/null 2>&1 || { echo "$0: '$spec': no config $config_dir/vtln_$v.yaml for the variant '$v'" >&2; exit 1; }
     case " ${variants[*]} " in *" $v "*) ;; *) variants+=("$v") ;; esac
   else
     case " ${variants[*]} " in *" - "*) ;; *) variants+=(-) ;; esac
@@ -62,7 +62,7 @@ if [ ${#variants[@]} -gt 1 ] || { [ ${#variants[@]} -eq 1 ] && [ "${variants[0]}
       if [ "$v" = - ]; then [[ $st == *_* ]] || specs+=("$spec")
       else [ "${st#*_}" = "$v" ] && specs+=("${st%%_*}:${spec#*:}"); fi
     done
-    vc=(); [ "$v" = - ] || vc=(--voice-config "$config_dir/vtln_$v.yaml")
+    vc=(); [ "$v" = - ] || vc=(--voice-config "$(utils/voice_config.sh "$config_dir/vtln_$v.yaml")")
     "$0" "${common[@]}" "${vc[@]}" "$in" "$tdata" "$pool" "${specs[@]}"
   done
   exit 0

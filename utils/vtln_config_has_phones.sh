@@ -5,7 +5,8 @@
 # pydeid.voice.phone_classes.config_has_phone_classes answers for the Python callers.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "Usage: $0 <vtln-config.yaml>" >&2; exit 2; }
-[ -f "$1" ] || { echo "$0: $1: no such VTLN config" >&2; exit 2; }
+# a screening variant named by its old path is found in conf/voice/tuning/ (utils/voice_config.sh)
+[ -f "$1" ] || [ -f "$(dirname "$1")/tuning/$(basename "$1")" ] || { echo "$0: $1: no such VTLN config" >&2; exit 2; }
 python3 -c 'import sys
 from pydeid.io import FormatError
 from pydeid.voice.phone_classes import config_has_phone_classes

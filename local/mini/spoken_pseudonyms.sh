@@ -62,7 +62,7 @@ variant=            # a name: the spoken corpus data/<set>_spoken[after]_<varian
 help_message="Usage: $0 [--stage 1] [--stop-stage 4] [--seed 0] [--nj 2] (run after run.sh stages 0-6; see the header of $0)"
 . utils/parse_options.sh
 
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') ($(basename "$0"):${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (spoken_pseudonyms.sh:<line>) <message>"
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
 v=${neutral_voice%%:*}${neutral_voice#*:}; v=${v//-/}
 case $fill_order in

@@ -8,7 +8,7 @@ Parts (steps/transform_voice.sh runs them as: plan once, convert per split throu
 """
 
 COMMAND = "transform-voice"
-HELP = "convert the voices of a data dir (voicemask | vtln | mcadams) into a new data dir"
+HELP = "convert the voices of a data dir (voicemask | vtln | mcadams, pydeid.voice.registry) into a new data dir"
 
 
 def outputs(args):
@@ -18,7 +18,9 @@ def outputs(args):
 
 
 def add_arguments(p):
-    p.add_argument("--method", choices=["voicemask", "vtln", "mcadams"], default="voicemask")
+    from pydeid.voice import registry
+    p.add_argument("--method", choices=registry.names(), default="voicemask",
+                   help="the conversion method (pydeid.voice.registry; more with PYDEID_VOICE_METHODS=<module>)")
     p.add_argument("--strategy", type=int, choices=[1, 2, 3], default=3,
                    help="vtln targets: 1 one fixed target, 2 one random target per source speaker, "
                         "3 one random target per utterance (voicemask/mcadams draw per utterance)")
@@ -62,33 +64,21 @@ def add_arguments(p):
 def _load_config(path, method):
     """The method's YAML config: a key the method does not have (a typo) is an error naming the allowed keys."""
     from pydeid.io.config import dataclass_keys, load_yaml
+    from pydeid.voice import registry
+    from pydeid.voice.configs import resolve_config
     from pydeid.voice.world import WorldConfig
-    if method == "voicemask":
-        from pydeid.voice.voicemask import VoiceMaskParams as P
-        allowed = dataclass_keys(P) + ["world"]
-    elif method == "mcadams":
-        from pydeid.voice.mcadams import McAdamsParams as P
-        allowed = dataclass_keys(P) + ["world"]
-    else:
-        from pydeid.voice.vtln import VtlnParams as P
-        allowed = ["k", "world", "target_gender"] + dataclass_keys(P)
-    return load_yaml(path, allowed=allowed, nested={"world": dataclass_keys(WorldConfig)},
-                     values={"target_gender": ["same", "any"]})
+    path = resolve_config(path)   # a screening variant named by its old path is found in conf/voice/tuning/
+    m = registry.get(method)
+    return load_yaml(path, allowed=m.config_allowed(), nested={"world": dataclass_keys(WorldConfig)},
+                     values={k: list(v) for k, v in m.config_keys.items() if v})
 
 
 def _check_params(method, params, where):
     """Build the method's parameters once before anything is written: a bad value names the config file."""
     from pydeid.io import FormatError
+    from pydeid.voice import registry
     try:
-        if method == "voicemask":
-            from pydeid.voice.voicemask import build_voicemask
-            build_voicemask(**params)
-        elif method == "mcadams":
-            from pydeid.voice.mcadams import build_mcadams
-            build_mcadams(**params)
-        else:
-            from pydeid.voice.vtln import build_vtln_params
-            build_vtln_params(**params)
+        return registry.get(method).build(**params)
     except (TypeError, ValueError) as e:
         raise FormatError(where, None, f"{method}: {e}") from None
 
@@ -98,11 +88,12 @@ def _check_resume(prev: dict, plan_path, method, strategy, seed, params, world) 
     import json
 
     from pydeid.io import FormatError
+    from pydeid.voice import registry
     now = {"method": method, "strategy": strategy, "seed": seed, "params": json.loads(json.dumps(params)),
            "world": world.to_dict()}
     for key, val in now.items():
         old = prev.get(key)
-        if key == "strategy" and method != "vtln":
+        if key == "strategy" and not registry.get(method).speaker_targets:
             continue
         if old != val:
             raise FormatError(plan_path, None, f"--resume: the plan was made with {key} {json.dumps(old)}, this run "
@@ -140,6 +131,7 @@ def run(args):
 
     from pydeid.io import DataDir, FormatError, UsageError, check_data_audio, check_secret_path
     from pydeid.voice import convert as C
+    from pydeid.voice import registry
     from pydeid.voice.world import WorldConfig
 
     log = logging.getLogger("transform-voice")
@@ -154,8 +146,9 @@ def run(args):
     plan_path = exp_dir / "secrets" / C.PLAN_NAME
     pool_path = exp_dir / C.POOL_NAME
     check_secret_path(plan_path, forbidden_dirs=[out_dir, wav_dir, in_dir])  # before anything is written
-    if args.method == "vtln" and args.part in ("all", "plan") and not args.target_data:
-        raise UsageError("--target-data", "--method vtln needs the data dir of the target speakers")
+    method = registry.get(args.method)
+    if method.speaker_targets and args.part in ("all", "plan") and not args.target_data:
+        raise UsageError("--target-data", f"--method {args.method} needs the data dir of the target speakers")
 
     conf = _load_config(args.config, args.method) if args.config else {}
     world_conf = dict(conf.pop("world", {}) or {})
@@ -163,9 +156,8 @@ def run(args):
                      ("fft_size", args.fft_size)):
         if val is not None:
             world_conf[key] = val
-    if args.method == "voicemask":
-        from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD
-        world_conf.setdefault("frame_period", DEFAULT_FRAME_PERIOD)
+    if method.frame_period is not None:
+        world_conf.setdefault("frame_period", method.frame_period)
     try:
         world = WorldConfig(**world_conf)
     except (TypeError, ValueError) as e:
@@ -174,10 +166,10 @@ def run(args):
     target_gender = args.target_gender or conf.pop("target_gender", None) or "same"
     conf.pop("target_gender", None)
     method_params = conf  # the rest: VoiceMaskParams / McAdamsParams / VtlnParams fields
-    _check_params(args.method, method_params, args.config or "--method")
+    built = _check_params(args.method, method_params, args.config or "--method")
     progress = C.show_progress()
     phones = None   # classes phones: the source set's PhoneAlignment (plan: checked; convert: the frames' labels)
-    if args.method == "vtln" and method_params.get("classes") == "phones" and args.part != "assemble":
+    if method.phone_classes(method_params) and args.part != "assemble":
         phones = _phone_alignment(args, in_dir)
 
     if args.part in ("all", "plan"):
@@ -197,9 +189,9 @@ def run(args):
                                   f"this run asks for --seed {args.seed}: use another exp dir and output, or delete "
                                   f"{plan_path.parent.parent} first")
         pool, pool_genders = None, None
-        if args.method == "vtln":
+        if method.speaker_targets:
             if not args.target_data:
-                raise FormatError(in_dir, None, "--method vtln needs --target-data <data dir of target speakers>")
+                raise FormatError(in_dir, None, f"--method {args.method} needs --target-data <data dir of target speakers>")
             if not (args.resume and pool_path.exists()):
                 tphones = None
                 if phones is not None:
@@ -227,9 +219,9 @@ def run(args):
                                                      f"({len(pool) - 1} dimensions: {len(pool)} speakers)")
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
         pitch_pool = None
-        if args.method == "voicemask" and method_params.get("pitch_mode") == "target":
+        if method.pitch_pool(built):
             if not args.target_data:
-                raise FormatError(args.config, None, "voicemask pitch_mode target needs --target-data")
+                raise FormatError(args.config, None, f"{args.method} pitch_mode target needs --target-data")
             pitch_pool = C.build_pitch_pool(args.target_data, args.max_targets, args.seed, world)
             pool, pool_genders = sorted(pitch_pool), C.speaker_genders(DataDir.read(args.target_data))
         previous = C.load_plan(Path(args.targets_file)) if args.targets_file else None

@@ -315,7 +315,7 @@ def fresh_synthesize(text: str, voice: str, rate: int, pitch: int, range_: int, 
 
     import espeakng_loader
 
-    from pydeid.corpora.mini import espeak as E
+    from pydeid.speech import espeak as E
     if not _PRIVATE_LIB or not os.path.exists(_PRIVATE_LIB[0]):
         d = tempfile.mkdtemp(prefix="pydeid-espeak-")
         dst = os.path.join(d, "libespeak-ng-private.so")

@@ -20,14 +20,12 @@ from pathlib import Path
 from pydeid.io import DataDir, FormatError, read_secret_json, write_audio, write_secret_json
 
 from .common import rng_for
-from .mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
-from .voicemask import VoiceMaskTransformer, build_voicemask, draw_voicemask
-from .vtln import build_vtln_params, draw_vtln
+from . import registry
+from .vtln import build_vtln_params
 from .world import WorldConfig
 
 log = logging.getLogger(__name__)
 
-METHODS = ("voicemask", "vtln", "mcadams")
 # Files of a data dir bound to the original audio: never carried into the converted corpus.
 AUDIO_BOUND = {"wav.scp", "segments", "reco2dur", "reco2file_and_channel", "feats.scp", "cmvn.scp", "utt2num_frames",
                "frame_shift", "spk2utt"}
@@ -216,24 +214,18 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
     vtln, target_gender "same": each source speaker's targets come from the pool speakers of his gender
     (`pool_genders`); a speaker of unknown gender, or a pool without genders, draws from the whole pool and is
     counted in plan["target_gender_fallback"]."""
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method}")
+    m = registry.get(method)   # ValueError for an unknown name
     if target_gender not in TARGET_GENDERS:
         raise ValueError(f"unknown target gender rule '{target_gender}' (allowed: {', '.join(TARGET_GENDERS)})")
-    src_genders = speaker_genders(data) if method in ("vtln", "voicemask") and target_gender == "same" else {}
+    src_genders = speaker_genders(data) if m.gendered and target_gender == "same" else {}
     fallback: set[str] = set()
     prev_utt = (previous or {}).get("utt", {})
     prev_spk = (previous or {}).get("spk2target", {})
     plan = {"method": method, "strategy": strategy, "seed": seed, "params": method_params, "utt": {},
             "spk2target": {}}
-    if method == "vtln" or (method == "voicemask" and pool):
+    params = m.build(**method_params)
+    if m.speaker_targets or (m.pitch_pool(params) and pool):
         plan["target_gender"] = target_gender
-    if method == "voicemask":
-        vm = build_voicemask(**method_params)
-    elif method == "mcadams":
-        mc = build_mcadams(**method_params)
-    else:
-        vp = build_vtln_params(**method_params)
     for utt in data.utts:
         spk = data.utt2spk[utt]
         if utt in prev_utt:
@@ -242,19 +234,17 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
                 plan["spk2target"].setdefault(spk, prev_utt[utt]["target"])
             continue
         rng = rng_for(seed, method, "utt", utt)
-        if method == "voicemask":
-            entry = draw_voicemask(vm, rng)
-            if vm.pitch_mode == "target":
+        if not m.speaker_targets:
+            entry = m.draw(params, rng)
+            if m.pitch_pool(params):   # the log-F0 statistics of a target speaker (voicemask pitch_mode target)
                 if not pool:
-                    raise FormatError(None, None, "voicemask pitch_mode target needs a target pool (--target-data)")
+                    raise FormatError(None, None, f"{method} pitch_mode target needs a target pool (--target-data)")
                 g = src_genders.get(spk) if pool_genders else None
                 if target_gender == "same" and g is None:
                     fallback.add(spk)
                 entry["target"] = assign_target(3 if strategy not in (1, 2) else strategy, pool, seed, spk, utt,
                                                 g, pool_genders)
-        elif method == "mcadams":
-            entry = draw_mcadams(mc, rng)
-        else:
+        else:   # a target speaker (or several) per strategy, then the method's own draws
             g = src_genders.get(spk)
             if target_gender == "same" and (g is None or not pool_genders
                                             or not any(pool_genders.get(t) == g for t in pool or [])):
@@ -271,10 +261,10 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
                 entry = {"target": assign_target(strategy, pool, seed, spk, utt, g, pool_genders)}
             if strategy in (1, 2):
                 plan["spk2target"].setdefault(spk, entry["target"])
-            if vp.n_average > 1:
-                entry["targets"] = assign_targets(vp.n_average, strategy, pool, seed, spk, utt, g, pool_genders,
+            if params.n_average > 1:
+                entry["targets"] = assign_targets(params.n_average, strategy, pool, seed, spk, utt, g, pool_genders,
                                                   first=entry["target"])
-            entry.update(draw_vtln(vp, rng))
+            entry.update(m.draw(params, rng))
         plan["utt"][utt] = entry
     if fallback:
         plan["target_gender_fallback"] = len(fallback)
@@ -306,7 +296,8 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     files only and --resume (resume=True) skips them.
     """
     method = plan["method"]
-    if method == "vtln":
+    m = registry.get(method)
+    if m.speaker_targets:
         return convert_vtln_outputs(full, utts, [(plan, wav_dir, pool_path)], resume=resume,
                                     max_fit_utts=max_fit_utts, progress=progress, cache_bytes=cache_bytes,
                                     phones=phones)
@@ -323,12 +314,10 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=n_todo, desc=f"transform-voice ({method})", unit="utt")
-    if method == "voicemask":
-        tr = VoiceMaskTransformer(build_voicemask(**plan["params"]), world)
-    else:
-        tr = McAdamsTransformer(build_mcadams(**plan["params"]))
+    params = m.build(**plan["params"])
+    tr = m.transformer(params, world)
     done = 0
-    pitch_target = method == "voicemask" and tr.params.pitch_mode == "target"
+    pitch_target = m.pitch_pool(params)
     spk2utt = full.spk2utt if pitch_target else {}
     for spk, spk_utts in todo_by_spk.items():
         tracks: dict = {}   # the F0 tracks of the speaker's statistics, reused by the conversions (one estimate)
@@ -383,7 +372,7 @@ def convert_vtln_outputs(full: DataDir, utts: list[str], outputs: list[tuple[dic
     from .world import analyze
     trs, world = [], None
     for plan, wav_dir, pool_path in outputs:
-        if plan["method"] != "vtln":
+        if not registry.get(plan["method"]).speaker_targets:
             raise FormatError(pool_path, None, f"a plan for {plan['method']}: only vtln outputs share one pass")
         targets = VtlnTargets.load(pool_path)
         if world not in (None, targets.world):

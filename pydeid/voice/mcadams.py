@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .method import VoiceMethod
 from .world import finalize
 
 
@@ -137,3 +138,9 @@ class McAdamsTransformer:
     def transform(self, wav: np.ndarray, sr: int = 16000, draw: dict | None = None) -> np.ndarray:
         draw = draw or draw_mcadams(self.params, self.rng)
         return finalize(anonymize(wav, sr, draw["alpha"], self.params), wav)
+
+
+METHOD = VoiceMethod(
+    name="mcadams", params=McAdamsParams, build=build_mcadams, draw=draw_mcadams,
+    transformer=lambda params, world: McAdamsTransformer(params),
+    summary="LPC pole angles raised to the power alpha (VoicePrivacy baseline B2)")

@@ -28,6 +28,7 @@ import soundfile as sf
 from pydeid.io import DataDir, FormatError, write_audio
 
 from . import convert as C
+from . import registry
 from .common import rng_for
 from .world import WorldConfig
 
@@ -73,10 +74,11 @@ class FilledConverter:
                 raise FormatError(pool_path.parent, None, f"the conversion plan has no draw for utterance '{u}'")
         self.orig, self.filled, self.plan, self.pool_path = orig, filled, plan, pool_path
         self.method = plan["method"]
+        self._speaker_targets = registry.get(self.method).speaker_targets   # vtln: a fitted transformer per speaker
         self.world = WorldConfig(**plan.get("world", {}))
         self._tr = None
         self._spk = None
-        if self.method == "vtln":
+        if self._speaker_targets:
             from .vtln import VtlnTargets, VtlnTransformer, build_vtln_params
             targets = VtlnTargets.load(pool_path)
             self.world = targets.world
@@ -104,7 +106,7 @@ class FilledConverter:
         wav_dir.mkdir(parents=True, exist_ok=True)
         todo = [u for u in sorted(utts, key=lambda u: (self.filled.utt2spk[u], u))
                 if not (resume and C.wav_path(wav_dir, u).exists())]
-        if self.method != "vtln":
+        if not self._speaker_targets:
             C.convert_utterances(_FilledDataDir(self.filled), todo, self.plan, wav_dir, self.world)
             return len(todo)
         n = 0

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .common import convert_log_f0
+from .method import VoiceMethod
 from .warping import bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
@@ -105,4 +106,14 @@ class VoiceMaskTransformer:
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)
 
 
-__all__ = ["VoiceMaskParams", "build_voicemask", "draw_voicemask", "VoiceMaskTransformer"]
+def _pitch_pool(params: VoiceMaskParams) -> bool:
+    return params.pitch_mode == "target"
+
+
+METHOD = VoiceMethod(
+    name="voicemask", params=VoiceMaskParams, build=build_voicemask, draw=draw_voicemask,
+    transformer=lambda params, world: VoiceMaskTransformer(params, world),
+    summary="WORLD envelope warped by a quadratic-bilinear function drawn per utterance, F0 shifted (Qian et al.)",
+    frame_period=DEFAULT_FRAME_PERIOD, config_keys={}, gendered=True, pitch_pool=_pitch_pool)
+
+__all__ = ["METHOD", "VoiceMaskParams", "build_voicemask", "draw_voicemask", "VoiceMaskTransformer"]

@@ -185,7 +185,7 @@ def test_k_configs_load(repo_root):
     """conf/voice/vtln_k*.yaml: every key is a VTLN option with a valid value, and each turns on what its name says."""
     from pydeid.cli.transform_voice import _load_config
     got = {}
-    for f in sorted((repo_root / "conf/voice").glob("vtln_k*.yaml")):
+    for f in sorted((repo_root / "conf/voice/tuning").glob("vtln_k*.yaml")):
         cfg = _load_config(f, "vtln")
         params = {k: v for k, v in cfg.items() if k not in ("k", "world", "target_gender")}
         got[f.stem] = build_vtln_params(**params)

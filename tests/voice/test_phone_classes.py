@@ -218,7 +218,7 @@ def test_phone_configs_load(repo_root):
     """Every conf/voice/vtln_ph*.yaml is a valid VTLN config with phone classes (a typo in one would only show in a
     recipe run)."""
     from pydeid.cli.transform_voice import _load_config
-    confs = sorted((repo_root / "conf" / "voice").glob("vtln_ph*.yaml"))
+    confs = sorted((repo_root / "conf" / "voice" / "tuning").glob("vtln_ph*.yaml"))
     assert len(confs) >= 3
     for c in confs:
         conf = _load_config(c, "vtln")

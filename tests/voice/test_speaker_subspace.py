@@ -232,7 +232,7 @@ def test_configs_load(repo_root):
     """Every conf/voice/vtln_ss*.yaml is a valid VTLN config with the replacement on (names the recipe's
     --voice-configs vtln:3_ss<name> select)."""
     from pydeid.cli.transform_voice import _load_config
-    files = sorted((repo_root / "conf" / "voice").glob("vtln_ss*.yaml"))
+    files = sorted((repo_root / "conf" / "voice" / "tuning").glob("vtln_ss*.yaml"))
     assert len(files) >= 5
     for f in files:
         conf = _load_config(f, "vtln")

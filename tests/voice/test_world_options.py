@@ -100,7 +100,7 @@ def test_v_configs_load(repo_root):
     """Every conf/voice/vtln_v*.yaml (issue 19 part V) is a valid VTLN config: its parameters and its world block."""
     from pydeid.cli.transform_voice import _load_config
     from pydeid.voice.vtln import build_vtln_params
-    confs = sorted((repo_root / "conf" / "voice").glob("vtln_v*.yaml"))
+    confs = sorted((repo_root / "conf" / "voice" / "tuning").glob("vtln_v*.yaml"))
     assert len(confs) >= 3
     for c in confs:
         conf = _load_config(c, "vtln")

@@ -82,7 +82,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--download true] [--corpus
 . utils/parse_options.sh
 corpus_root=${corpus_root:-$LIBRISPEECH}
 
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 dname() { echo "${1//-/_}"; }   # train-clean-100 -> train_clean_100 (the data dir name)
 results=RESULTS.md
 aseed=$((seed + 1))   # the attackers' own draws

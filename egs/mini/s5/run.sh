@@ -104,7 +104,7 @@ nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epoc
         --seed "$seed" --cmd "$train_cmd")
 [ -n "$ner_utility_seeds" ] && nuopts+=(--seeds "$ner_utility_seeds")
 
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
 free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }   # at most $nj background jobs
 wait_all() {  # wait for every background job; if one failed, stop naming the logs ($1) to read

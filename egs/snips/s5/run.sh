@@ -42,7 +42,7 @@ privacy_runs=50
 help_message="Usage: $0 [--stage N] [--stop-stage M] [--seeds 0,1,2] [--size default|tiny] (see the header of $0)"
 . utils/parse_options.sh
 
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 if [ $size = tiny ]; then
   seeds=0; strategies="redact same_type"; santext_rows="santext+"; curve_p=0,0.5,1; santext_eps="0.3"; santext_plus_eps="0.3"

@@ -142,7 +142,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-root DIR] [--size
 
 corpus_root=${corpus_root:-$SPEECHOCEAN}
 vctk_root=${vctk_root:-$VCTK_SUBSET}
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
 free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
 wait_all() {
@@ -190,7 +190,7 @@ for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
   case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
   if [ $m = vtln ]; then
-    case $st in 1|2|3) ;; [123]_*) [ -f "conf/voice/vtln_${st#*_}.yaml" ] ||
+    case $st in 1|2|3) ;; [123]_*) utils/voice_config.sh "conf/voice/vtln_${st#*_}.yaml" >/dev/null 2>&1 ||
       { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
       *) echo "$0: --voice-configs $vc: vtln takes a target strategy 1, 2 or 3" >&2; exit 1 ;; esac
   else
@@ -202,7 +202,7 @@ for vc in $voice_configs; do
     fi
     if [ "$cv" != - ]; then
       for f in "conf/voice/${m}_$cv.yaml" "conf/voice/${m}_${cv}_shifted$shifted_variant.yaml"; do
-        [ -f "$f" ] || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
+        utils/voice_config.sh "$f" >/dev/null 2>&1 || { echo "$0: --voice-configs $vc: no config $f" >&2; exit 1; }
       done
     fi
   fi

@@ -74,7 +74,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-roots \"DIR ...\"
 . utils/parse_options.sh
 corpus_roots=${corpus_roots:-$VERBMOBIL}
 
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (run.sh:${BASH_LINENO[0]}) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 results=RESULTS.md
 semi_seed=$((seed + 1))
 deid_sets="train dev test"

@@ -123,7 +123,7 @@ def synthesize_dialogue(voices: dict[str, Voice], jobs: list[tuple[str, UttJob]]
     """Speak the turns of one dialogue in order ([(speaker, job)]); write each wav; return timings."""
     from pydeid.io import resample, write_audio
 
-    from .espeak import Synth
+    from pydeid.speech.espeak import Synth
 
     synth = Synth.get()
     pcount_cache: dict[str, int] = {}
