@@ -51,8 +51,6 @@ def config_has_phone_classes(path) -> bool:
     (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
     import yaml
 
-    from pydeid.io import FormatError
-
     from ..configs import resolve_config
     path = resolve_config(path)
     try:
