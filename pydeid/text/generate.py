@@ -20,6 +20,9 @@ import numpy as np
 LOCALES = ("en_US", "en_GB", "en_IE", "en_NZ", "en_IN", "en_AU", "en_CA")
 # words of a spoken address that are its shape, not its value
 ADDRESS_GLUE = frozenset({"dot", "at", "underscore", "dash", "hyphen", "slash", "colon", "www", "http", "https"})
+# words that place a date within a period without naming it ("the middle of August", "early next week")
+DATE_STRUCTURE = frozenset({"beginning", "middle", "end", "start", "early", "late", "mid", "weekend", "weekends",
+                            "holidays", "holiday", "season", "days", "weeks", "months", "years", "couple", "few"})
 _MAIL_DOMAINS = ("fastmail", "mailbox", "postbox", "inbox", "letterpost", "webpost", "netmail", "quickmail")
 
 
@@ -34,23 +37,29 @@ def word_forms(tok: str) -> list[str]:
     return ([w] if w else []) + (parts if len(parts) > 1 else [])
 
 
-def words_of(tokens: Sequence[str]) -> set[str]:
-    """The value words of `tokens` (word_forms that `is_value_word`)."""
-    return {w for t in tokens for w in word_forms(t) if is_value_word(w)}
+def words_of(tokens: Sequence[str], typ: str | None = None) -> set[str]:
+    """The value words of `tokens` (word_forms that `is_value_word`); with `typ`, not the structure words a
+    generated value of that type keeps ("Road" of an ADDRESS, "years old" of an AGE)."""
+    from .lexicon import structure_words
+    skip = structure_words(typ)
+    return {w for t in tokens for w in word_forms(t) if is_value_word(w) and w not in skip}
 
 
 @functools.lru_cache(maxsize=1)
 def closed_words() -> frozenset:
-    """Words of small closed classes: function words and number, clock and address structure
-    (lexicon.NON_IDENTIFYING, street suffixes, "years old", currencies), spoken number words, ordinals, months,
-    weekdays, relative days, top-level domains and the glue of spoken addresses. A surrogate is redrawn within
+    """Words of small closed classes: function words and number and clock structure (lexicon.NON_IDENTIFYING),
+    spoken number words, ordinals, months,
+    weekdays, relative days, date structure ("the middle of", "early"), top-level domains, the glue of spoken addresses and the marital and sexual-orientation
+    lexicons (about ten values each). A surrogate is redrawn within
     such a class (never equal to its original in place), so the same word elsewhere in a corpus is no leak."""
     from . import lexicon as L
     out = set(L.NON_IDENTIFYING) | set(L.DIGIT_WORDS) | set(L.TEEN_WORDS) | set(L.TENS_WORDS) | \
         set(L.REPEAT_WORDS) | set(L.SCALE_WORDS) | set(L.ORDINAL_WORDS) | set(L.MONTHS) | set(L.WEEKDAYS) | \
         set(L.RELATIVE_DAYS) | set(L.AMPM) | set(L.TLDS) | set(L.CLOCK_WORDS) | set(L.DAYPARTS) | ADDRESS_GLUE
-    for typ in ("ADDRESS", "AGE", "TRANSACTION"):
-        out |= L.structure_words(typ)
+    out |= DATE_STRUCTURE | set(L.DATE_UNITS) | set(L.RELATIVE_MODIFIERS)
+    from .categories.surrogates import LEXICON_POOLS
+    for typ in ("MARITAL", "SEXUAL"):          # lexicons of about ten values
+        out |= {w for phrase in LEXICON_POOLS[typ] for w in phrase.split()}
     return frozenset(out)
 
 

@@ -231,7 +231,7 @@ def word_leaks(orig_tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tu
     for toks, sp in zip(orig_tokens, spans):
         covered = {i for a, b, _ in sp for i in range(a, b)}
         for a, b, typ in sp:
-            by_type[typ] |= words_of(toks[a:b])
+            by_type[typ] |= words_of(toks[a:b], typ)
         outside.update(w for i, t in enumerate(toks) if i not in covered for w in set(word_forms(t)))
     originals = set().union(*by_type.values()) if by_type else set()
     found: Counter = Counter()

@@ -705,6 +705,11 @@ class FakerSurrogate(_Sampling):
 
 
 # ---------------------------------------------------------------------------------------------- default
+# closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"noon", "midnight", "midday"}),
+                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+
+
 class Surrogate(Strategy):
     """The default strategy: every entity gets a value from outside the corpus (generate.py): a faker name of
     several English locales for each word of a person's name (a first name for a first name, else a surname), a
@@ -727,8 +732,8 @@ class Surrogate(Strategy):
         gen = ctx.value_generator()
         m = self._map(ctx, typ)
         key = " ".join(t.lower() for t in toks)
-        if typ != "PER" and key in m:
-            return ctx.case(m[key].split())
+        if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
+            return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
         from .generate import words_of
         avoid = words_of(toks) | words_of(ctx.entity_words) | \
             {w for v in m.values() for w in words_of(v.split())}     # distinct originals, distinct surrogates
@@ -747,8 +752,9 @@ class Surrogate(Strategy):
         if is_spoken_address(toks):
             return gen.spoken_address(toks, avoid)
         if typ in LEXICON_POOLS or typ not in GENERATED_TYPES and category_value(toks, typ, ctx) is not None:
-            return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or [typ]
-        if typ in GENERATED_TYPES or all(number_class(t) or t.lower() in _KEEP_IN_NUMBERS for t in toks):
+            # a small closed lexicon (MARITAL, SEXUAL) may hold no value outside the corpus: another member, then
+            return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or category_value(toks, typ, ctx)
+        if typ in GENERATED_TYPES:
             out = None
             for _ in range(16):      # digit strings of 3+ digits must not be numbers of the corpus either
                 out = generated_value(toks, ctx, typ)
@@ -765,14 +771,14 @@ class Surrogate(Strategy):
 
     def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
         """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname)."""
-        from .generate import is_value_word, word_forms
+        from .generate import word_forms
         out = []
         for i, t in enumerate(toks):
             forms = word_forms(t)
             if i in spelled:
                 out.extend(gen.letters([t]))
-            elif not forms or not is_value_word(forms[0]):
-                out.append(t)                    # "Mr", "the", punctuation: structure, kept
+            elif not forms or not identifying([t]):
+                out.append(t)                    # "Mr", "the", punctuation: structure, kept ("May" is a name here)
             elif forms[0] in m:
                 out.append(m[forms[0]])
             else:
@@ -786,23 +792,28 @@ class Surrogate(Strategy):
         """Dates, times and other types word by word: a number, month or weekday word redrawn within its class, a
         relative day among the others, structure kept, any other word a weekday (DATE, TIME) or a faker word."""
         from .generate import closed_words, is_value_word, word_forms
-        from .lexicon import RELATIVE_DAYS
+        from .lexicon import CLOCK_WORDS, DAYPARTS
         out = []
         for i, t in enumerate(toks):
             low = t.lower()
             forms = word_forms(t)
             if i in spelled:
                 out.extend(gen.letters([t]))
-            elif number_class(t):
-                out.append(random_same_class(t, ctx.rng, avoid=True))
-            elif low in RELATIVE_DAYS:
-                others = sorted(RELATIVE_DAYS - {low})
-                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0])
+            elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
+                for _ in range(16):
+                    new = random_same_class(t, ctx.rng, avoid=True)
+                    if new.lower() not in ctx.entity_words:
+                        break
+                out.append(new)
+            elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
+                cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
+                others = sorted(cls - {low} - ctx.entity_words)
+                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
-            elif typ in ("DATE", "TIME"):
-                days = [d for d in WEEKDAYS if d != low]
-                out.append(days[int(ctx.rng.integers(len(days)))].capitalize())
+            elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
+                days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
+                out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
             else:
                 w = gen.draw(lambda: [gen.faker().word()], avoid)
                 out.append(w[0] if w else typ)
@@ -922,11 +933,13 @@ class Pseudonymize(Strategy):
                     avoid = avoid | ctx.corpus_words
 
                 def ok(w):
-                    return w.lower() != t.lower() and _clear(w, avoid)
+                    return w.lower() != t.lower() and _clear(w.split(), avoid)
                 if self.source == "faker":
+                    from .categories.surrogates import LEXICON_POOLS
                     f = ctx.faker()
-                    for _ in range(32):
-                        w = faker_value(typ, 1, f)[0]
+                    for _ in range(32):     # a category phrase stays whole ("thyroid disease", not "thyroid")
+                        v = faker_value(typ, 1, f)
+                        w = " ".join(v) if typ in LEXICON_POOLS else v[0]
                         if ok(w) and w.lower() not in used:
                             return w
                     return " ".join(fallback_word(t, typ, ctx, avoid))

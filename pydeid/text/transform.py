@@ -120,8 +120,8 @@ class TextTransformer:
         if cfg.propagate_names:
             span_of = propagate_names([s.tokens for s in sentences], span_of, dlg_of)
         # the value words of every entity of the input: no generated surrogate may hold one (generate.py)
-        ctx.corpus_words = frozenset(words_of([t for s, sp in zip(sentences, span_of) for a, b, _ in sp
-                                               for t in s.tokens[a:b]]))
+        ctx.corpus_words = frozenset(w for s, sp in zip(sentences, span_of) for a, b, typ in sp
+                                     for w in words_of(s.tokens[a:b], typ))
         dialogue_words: dict[str, set] = {}
         for s, d, sp in zip(sentences, dlg_of, span_of):
             dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))
