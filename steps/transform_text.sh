@@ -7,17 +7,21 @@
 # Usage: steps/transform_text.sh [options] <data> <tags.conll> <out-data>
 #   <tags.conll>: gold tags or steps/tag_entities.sh output (sentence ids = utterance ids)
 # Options:
-#   --strategy "default=surrogate"   per-type strategies (pydeid transform-text -h); the default generates numbers,
-#                                    identifiers, e-mails and amounts and draws other types from same-type spans,
-#                                    never the original
+#   --strategy "default=surrogate"   per-type strategies (pydeid transform-text -h); the default draws every value
+#                                    from outside the corpus (faker names, gazetteer places, generated numbers,
+#                                    letters, e-mails), never an entity word of <tags.conll>, consistent within a
+#                                    dialogue (docs/surrogates.md); same_type, full_entity, corpus_same_type ... draw
+#                                    from the corpus and move real values between utterances (a warning says so)
 #   --p 1.0  --seed 0
 #   --secret-dir exp/secrets/text    pseudonym maps (mode 0600, refused inside <out-data>)
+#   --overwrite-map false            true: a rerun into the same <out-data> with another --seed may replace the map
+#                                    the first run wrote (refused otherwise)
 #   --pool-conll ""                  corpus whose type frequencies are the replacement pool (default: <tags.conll>)
 #   --dialogue-mode auto             consistency scope: <data>/utt2dialogue, else utterance id minus speaker prefix
 #                                    and last '-' field (mini: spk003-tr001-04 -> tr001)
 #   --avoid-original true            false: seed 000's independent policy (finite epsilon of eq. 2; a draw may give
 #                                    the original back by chance: for the epsilon sweep, never for a corpus to share)
-#   --pseudonym-source corpus  --exemplars ""  --gold-tags ""
+#   --pseudonym-source faker  --exemplars ""  --gold-tags ""   (corpus: pseudonymize draws real names of the corpus)
 #   --exp-dir ""                     logs and report.json (default exp/transform_text/<basename of out-data>)
 #   --cmd "$train_cmd"
 set -euo pipefail
@@ -26,10 +30,11 @@ strategy="default=surrogate"
 p=1.0
 seed=0
 secret_dir=exp/secrets/text
+overwrite_map=false
 pool_conll=
 dialogue_mode=auto
 avoid_original=true
-pseudonym_source=corpus
+pseudonym_source=faker
 exemplars=
 gold_tags=
 exp_dir=
@@ -60,11 +65,16 @@ case "$avoid_original" in
   false) opts+=(--no-avoid-original) ;;
   *) echo "$0: --avoid-original $avoid_original: must be true or false" >&2; exit 1 ;;
 esac
+case "$overwrite_map" in
+  true) opts+=(--overwrite-map) ;;
+  false) ;;
+  *) echo "$0: --overwrite-map $overwrite_map: must be true or false" >&2; exit 1 ;;
+esac
 [ -n "$exemplars" ] && opts+=(--exemplars "$exemplars")
 [ -n "$gold_tags" ] && opts+=(--gold-tags "$gold_tags")
 
 mkdir -p "$exp_dir/log"
 $cmd "$exp_dir/log/transform.log" pydeid transform-text "${opts[@]}" "$data" "$tags" "$out" \
   || { utils/job_failed.sh "$0: transformation failed" "$exp_dir/log/transform.log"; exit 1; }
-grep -E "epsilon|leak rate|dialogue scope" "$exp_dir/log/transform.log" | grep -v '^#' || true
+grep -E "epsilon|leak rate|dialogue scope|WARNING" "$exp_dir/log/transform.log" | grep -v '^#' || true
 echo "$0: done: $out (report: $exp_dir/report.json)"

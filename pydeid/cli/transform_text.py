@@ -15,13 +15,19 @@ def add_arguments(p):
     p.add_argument("--strategy", default=None,
                    help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=surrogate'; names: "
                         "surrogate keep redact typed_placeholder placeholder placeholder_entity named_placeholder "
-                        "same_type faker single_same_type full_entity pseudonymize random_digits. Default "
-                        "'default=surrogate': generated numbers, identifiers, e-mails and amounts; a same-type word "
-                        "for other types; never the original")
+                        "same_type faker single_same_type full_entity pseudonymize random_digits corpus_same_type. "
+                        "Default 'default=surrogate': values from outside the corpus (faker names, gazetteer places, "
+                        "generated numbers, letters, e-mails), never an entity word of the input corpus, consistent "
+                        "within a dialogue. same_type, single_same_type, full_entity and corpus_same_type draw from "
+                        "the corpus's own entities and move real values between utterances (a warning says so)")
     p.add_argument("--p", type=probability, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--secret-dir", default=None,
-                   help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize")
+                   help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize; "
+                        "the default surrogate's dialogue map is written there too when given")
+    p.add_argument("--overwrite-map", action="store_true",
+                   help="replace a pseudonym map that an earlier run into the same output wrote with another --seed "
+                        "(refused without it)")
     p.add_argument("--pool-conll", default=None,
                    help="tagged corpus whose per-type frequencies are the replacement pool (default: the tags given)")
     # on by default: a neutral corpus must never give an original word back, even by chance
@@ -29,7 +35,9 @@ def add_arguments(p):
                    help="no surrogate contains an identifying word of its sentence's entities (default; takes the "
                         "sampling strategies outside eq. 2); --no-avoid-original keeps seed 000's independent policy, "
                         "whose draws may give the original back by chance, for its epsilon")
-    p.add_argument("--pseudonym-source", default="corpus", choices=["corpus", "faker"])
+    p.add_argument("--pseudonym-source", default="faker", choices=["faker", "corpus"],
+                   help="where pseudonymize draws from: faker (default, never an entity word of the corpus) or the "
+                        "corpus's own same-type words (moves real names between utterances; a warning says so)")
     p.add_argument("--exemplars", default="", help="named placeholders, e.g. 'PER=Smith,LOC=London'")
     p.add_argument("--dialogue-mode", default="auto",
                    choices=["auto", "utt2dialogue", "strip-speaker", "regex", "utterance", "speaker"],
@@ -54,7 +62,7 @@ def run(args):
     from pydeid.io.secrets import write_secret_json
     from pydeid.text.datadir import load_tagged_text, read_utt2spk, write_transformed_dir
     from pydeid.text.dialogue import dialogue_ids
-    from pydeid.text.metrics import leak_rate
+    from pydeid.text.metrics import leak_rate, word_leaks
     from pydeid.text.pools import Pools
     from pydeid.text.transform import TextTransformer, TransformConfig
 
@@ -69,6 +77,7 @@ def run(args):
     if args.secret_dir:  # placement checked before anything is written; the map is keyed by the whole output path
         secret = secret_path_for(args.secret_dir, "pseudonyms", args.out_data)
         check_secret_path(secret, forbidden_dirs=[args.out_data, args.data])
+        _refuse_other_seed(secret, args.seed, args.overwrite_map)
     exemplars = dict(x.split("=", 1) for x in args.exemplars.split(",") if "=" in x)
     utts, sents = load_tagged_text(args.data, args.tags)
     dlg, how = dialogue_ids(utts, read_utt2spk(args.data), args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)
@@ -83,19 +92,22 @@ def run(args):
         raise SystemExit(f"transform-text: {e}") from None
     out = Path(args.out_data)
     write_transformed_dir(args.data, out, res.sentences)
-    if res.pseudonym_map:
-        write_secret_json(secret, res.pseudonym_map, forbidden_dirs=[out, args.data])
+    if res.pseudonym_map and secret is not None:
+        write_secret_json(secret, {"seed": args.seed, "strategies": strategies, "dialogues": res.pseudonym_map},
+                          forbidden_dirs=[out, args.data])
         log.info("pseudonym map (secret, 0600): %s", secret)
     gold = sents
     if args.gold_tags:
         _, gold = load_tagged_text(args.data, args.gold_tags)
-    leak = leak_rate([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences],
-                     [s.tags for s in res.sentences])
+    in_place = leak_rate([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences],
+                         [s.tags for s in res.sentences])
+    leak = word_leaks([s.tokens for s in gold], [s.spans() for s in gold], [s.tokens for s in res.sentences])
+    leak["in_place"] = in_place
     lines = res.report_lines(args.p)
     lines.append(f"dialogue scope: {how} ({len(set(dlg))} dialogues)")
-    lines.append(f"leak rate ({'gold' if args.gold_tags else 'given'} tags): {leak['leak_rate']:.4f} of "
-                 f"{leak['tokens']} identifying entity tokens survive ({leak['leak_rate_all_tokens']:.4f} of all "
-                 f"{leak['all_tokens']} entity tokens)")
+    lines.append(f"leak rate ({'gold' if args.gold_tags else 'given'} tags): {leak['leaked']} of {leak['words']} "
+                 f"distinct original entity words ({leak['leak_rate']:.4f}) appear anywhere in the output text; in "
+                 f"place {in_place['leak_rate']:.4f} of {in_place['tokens']} identifying entity tokens survive")
     # seed 000 section 3: missed detections are never replaced, the algorithm runs at p_eff = p x recall
     from pydeid.text.dp import detection_recall, effective_p
     if args.gold_tags:
@@ -120,6 +132,27 @@ def run(args):
         Path(args.report).parent.mkdir(parents=True, exist_ok=True)
         Path(args.report).write_text(json.dumps(rep, indent=1, sort_keys=True) + "\n")
     return 0
+
+
+def _refuse_other_seed(secret, seed: int, overwrite: bool) -> None:
+    """A rerun into the same output with another --seed would silently replace the map that links the first run's
+    output to its originals: refused in one line unless --overwrite-map."""
+    import json
+    from pathlib import Path
+
+    from pydeid.io import UsageError
+    path = Path(secret)
+    if overwrite or not path.exists():
+        return
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    before = old.get("seed") if isinstance(old, dict) else None
+    if before is not None and before != seed:
+        raise UsageError("--seed", f"{path}: this output's pseudonym map was written with --seed {before}; this run "
+                                   f"has --seed {seed}: refusing to replace it (pass --overwrite-map, "
+                                   f"steps/transform_text.sh --overwrite-map true, or another output)")
 
 
 def _enc(e) -> dict:

@@ -10,10 +10,19 @@ and weekdays, honorifics and job titles ("to Chief Executive Officer"), and all-
 never start or join a run. Lower-case (ASR-style) text is left to the truecased NER and the gazetteer. Titles of
 works and sentences about works are filtered afterwards by the same context rules as spaCy's names
 (gazetteer.context_filter, detectors._work_title).
+
+Person cues (person_cues), on cased and lower-case text: names that are also common words ("ask Will to call
+Rose", "Mark said Bill will pay the bill") are taken only in a person context: after "ask / tell / call / text /
+email / remind / meet / invite / thank" and their past forms, after an honorific ("Mr", "Mrs", "Dr", "misses"),
+after "this is", before "said / says / asked / told", and before "speaking". The word must be a usual first name
+(faker en_US's 690, plus common diminutives such as "will", "bill") -- in cased text any capitalised first name
+of the lists or a capitalised word that is no common English word -- and a following surname joins it. In cased
+text a lower-case word is never taken ("I will call you", "pay the bill").
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 from .spans import Span
@@ -61,8 +70,10 @@ def _cap(tokens: Sequence[str], k: int, cats: str) -> bool:
 class CueNameDetector:
     name = "cues"
 
-    def __init__(self, org_type: str = "ORG", place_type: str = "LOC", person_type: str = "PER"):
+    def __init__(self, org_type: str = "ORG", place_type: str = "LOC", person_type: str = "PER",
+                 persons: bool = True):
         from .gazetteer import _default_truecaser
+        self.persons = persons            # the person cues ("ask Will", "Mark said"); False: venues and towns only
         self.tc = _default_truecaser()
         self.org_type = org_type
         self.place_type = place_type
@@ -74,6 +85,12 @@ class CueNameDetector:
         return not w or is_common(w, self.tc) or not any(c.isalpha() for c in w)
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:
+        people = person_cues(tokens) if self.persons else []
+        return sorted(people + [s for s in self._places(tokens)
+                                if not any(s.start < p.end and p.start < s.end for p in people)],
+                      key=lambda s: (s.start, s.end))
+
+    def _places(self, tokens: Sequence[str]) -> list[Span]:
         if not any(c.isupper() for t in tokens for c in t):
             return []
         from .grammars import categories
@@ -113,3 +130,93 @@ class CueNameDetector:
                 out.append(Span(start, b, typ, {f"cues:{cue}"}))
             i = b
         return out
+
+
+# ------------------------------------------------------------------------------------------------ person cues
+PERSON_BEFORE = {"ask", "asks", "asked", "tell", "tells", "told", "call", "calls", "called", "text", "texts",
+                 "texted", "email", "emails", "emailed", "e-mail", "remind", "reminds", "reminded", "meet", "meets",
+                 "met", "invite", "invites", "invited", "thank", "thanks", "thanked", "message", "messaged"}
+HONORIFICS = {"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "mister", "misses", "missus", "miss",
+              "doctor", "prof", "prof.", "professor"}
+PERSON_AFTER = {"said", "says", "asked", "told"}
+_SPEAKING = {"speaking"}
+_CLAUSE_START = {",", "and", "but", "so", "then", "because", "that", "when", "if", "while", "as", "since"}
+DIMINUTIVES = {"will", "bill", "bob", "rob", "tom", "jim", "jack", "ben", "dan", "sam", "alex", "max", "pat",
+               "nick", "matt", "mike", "joe", "sue", "kate", "liz", "meg", "jen", "tim", "ted", "ed", "al", "ray",
+               "art", "rick", "chris", "steve", "dave", "tony", "andy", "pete", "fred", "harry", "jake", "josh",
+               "zach", "nate", "greg", "jeff", "phil", "ron", "don", "ken", "len", "vic", "val", "bea", "di",
+               "jo", "lou", "deb", "kim", "gail", "peg", "abby", "becky", "cathy", "jenny", "lizzie", "maggie"}
+# pronouns, assistant names and words that follow "call", "tell", "meet" ... without being names
+_NOT_A_NAME = {"me", "him", "her", "them", "us", "you", "it", "someone", "somebody", "everyone", "anyone", "back",
+               "again", "up", "out", "home", "now", "later", "mom", "mum", "dad", "alexa", "siri", "olly", "google",
+               "cortana", "the", "a", "an", "my", "your", "his", "their", "our", "this", "that", "about", "all"}
+
+
+@functools.lru_cache(maxsize=1)
+def _usual_names() -> frozenset:
+    from .gazetteer import usual_first_names
+    return frozenset(usual_first_names() | DIMINUTIVES) - _NOT_A_NAME
+
+
+def _lists():
+    from .gazetteer import person_names
+    return person_names()
+
+
+def person_cues(tokens: Sequence[str]) -> list[Span]:
+    """PER spans of the person contexts above (see the module doc)."""
+    from .strategies import text_case
+    cased = text_case(tokens) != "lower"
+    first, last = _lists()
+    low = [t.lower() for t in tokens]
+    n = len(tokens)
+
+    def name_at(k: int) -> bool:
+        if k < 0 or k >= n or low[k] in _NOT_A_NAME or not tokens[k].isalpha():
+            return False
+        if cased:
+            if not tokens[k][:1].isupper() or tokens[k] in _NOT_NAME:
+                return False
+            from .gazetteer import is_common
+            return low[k] in first or low[k] in _usual_names() or not is_common(low[k])
+        return low[k] in _usual_names()
+
+    def surname_at(k: int) -> bool:
+        if k >= n or not tokens[k].isalpha() or low[k] in _NOT_A_NAME:
+            return False
+        if cased:
+            return tokens[k][:1].isupper() and tokens[k] not in _NOT_NAME
+        from .gazetteer import is_common
+        return not is_common(low[k]) and low[k] not in PERSON_AFTER | _SPEAKING and (low[k] in last or len(low[k]) > 3)
+
+    out: list[Span] = []
+    taken: set[int] = set()
+
+    def add(k: int, cue: str):
+        if k in taken:
+            return
+        b = k + 1
+        if surname_at(b):
+            b += 1
+        out.append(Span(k, b, "PER", {f"cues:{cue}"}))
+        taken.update(range(k, b))
+
+    for i in range(n):
+        cue = low[i]
+        if (cue in PERSON_BEFORE or cased and cue == "said") and name_at(i + 1):
+            add(i + 1, cue)           # "ask Will", "Mark said Bill will pay" (cased: "said" + a capitalised name)
+        if cue in HONORIFICS and i + 1 < n and tokens[i + 1].isalpha() and low[i + 1] not in _NOT_A_NAME \
+                and (name_at(i + 1) or low[i + 1] in last or low[i + 1] in first):
+            add(i + 1, cue)
+        elif cue == "is" and i > 0 and low[i - 1] == "this" and name_at(i + 1):
+            add(i + 1, "this is")
+        elif cue in PERSON_AFTER | _SPEAKING and i > 0:
+            k = i - 1                 # the name before the cue, or the surname of a first name before it
+
+            def clause(j):
+                return j == 0 or low[j - 1] in _CLAUSE_START or cue in _SPEAKING and low[j - 1] == "is"
+            if k > 0 and name_at(k - 1) and surname_at(k) and clause(k - 1):
+                add(k - 1, cue)
+            elif name_at(k) and clause(k):
+                add(k, cue)
+    return sorted(out, key=lambda s: (s.start, s.end))

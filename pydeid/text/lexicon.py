@@ -55,7 +55,8 @@ NON_IDENTIFYING = frozenset({
     "code", "double", "triple", "point", "hundred", "thousand", "dollars", "dollar", "euros", "euro", "cents",
     "mister", "misses", "miss", "mr", "mrs", "ms", "doctor", "dr", "professor", "prof", "sir", "madam", "next",
     "this", "that", "last", "after", "before", "day", "week", "month", "year", "morning", "afternoon", "evening",
-    "night", "lunch", "time", "extension", "ext", "number", "dot"})
+    "night", "lunch", "time", "extension", "ext", "number", "dot", "weekend", "fortnight", "ago", "sharp",
+    "days", "weeks", "months", "years", "hours", "minutes"})
 
 
 def structure_words(typ: str | None) -> frozenset:

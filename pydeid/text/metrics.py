@@ -14,6 +14,12 @@
   lexicon.NON_IDENTIFYING, the set the strategies' avoid-original check uses; nor are the structure words a generated
   value of the type keeps, lexicon.structure_words: "Street" of an ADDRESS, "years old" of an AGE) and over all
   tokens.
+* word leak (word_leaks): the distinct original entity words of the whole corpus (any type, any utterance) that
+  appear anywhere in the transformed text, case-insensitively -- a real name moved into another speaker's turn is a
+  leak although no position holds its original. Words of small closed classes (function words, number, clock,
+  calendar and address structure, single letters, numbers of one or two digits: generate.is_value_word) are not
+  counted: they are redrawn within their class in place, which the leak rate above checks. A word the original text
+  also holds outside every entity ("Bill will pay the bill") leaks when the output holds it more often than that.
 """
 
 from __future__ import annotations
@@ -210,3 +216,33 @@ def leak_rate(orig_tokens: Sequence[Sequence[str]], gold: Sequence[Sequence[tupl
             "all_tokens": n_all, "leak_rate_all_tokens": n_all_leak / n_all if n_all else 0.0,
             "per_type": {t: (v[1] / v[0] if v[0] else 0.0) for t, v in sorted(per_type.items())},
             "per_type_counts": {t: (v[0], v[1]) for t, v in sorted(per_type.items())}}
+
+
+def word_leaks(orig_tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tuple[int, int, str]]],
+               out_tokens: Sequence[Sequence[str]]) -> dict:
+    """Distinct original entity value words (generate.words_of) of the corpus found anywhere in the output text,
+    overall and per type (a word counts under every type it is an entity word of). Counts only: the words
+    themselves are not reported (a report is no place for real values)."""
+    from collections import Counter
+
+    from .generate import word_forms, words_of
+    by_type: dict[str, set] = defaultdict(set)
+    outside: Counter = Counter()        # occurrences outside every entity: text the transformation leaves as it is
+    for toks, sp in zip(orig_tokens, spans):
+        covered = {i for a, b, _ in sp for i in range(a, b)}
+        for a, b, typ in sp:
+            by_type[typ] |= words_of(toks[a:b], typ)
+        outside.update(w for i, t in enumerate(toks) if i not in covered for w in set(word_forms(t)))
+    originals = set().union(*by_type.values()) if by_type else set()
+    found: Counter = Counter()
+    for toks in out_tokens:
+        found.update(w for t in toks for w in set(word_forms(t)) if w in originals)
+    # "Bill will pay the bill": the noun outside the entity stays; only occurrences beyond those are leaks
+    seen = {w for w, n in found.items() if n > outside[w]}
+    leaked = originals & seen
+    return {"words": len(originals), "leaked": len(leaked),
+            "leak_rate": len(leaked) / len(originals) if originals else 0.0,
+            "per_type": {t: (len(w & seen) / len(w) if w else 0.0) for t, w in sorted(by_type.items())},
+            "per_type_counts": {t: (len(w), len(w & seen)) for t, w in sorted(by_type.items())},
+            "rule": "distinct original entity words (generate.is_value_word) found anywhere in the output text more "
+                    "often than the original text holds them outside entities"}

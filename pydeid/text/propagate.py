@@ -8,7 +8,9 @@ letters or more ("siemen's" after "Siemens", "kowalsky" after "Kowalski": one le
 two neighbours swapped), becomes a one-token span of that type. Words that are not names are left:
 function words, clock and number structure (lexicon.NON_IDENTIFYING), common English words (gazetteer.common_words:
 "will", "may", "bill"); and in a cased sentence a lower-case token ("I will mark it" beside a person called Mark),
-since cased text writes names with a capital.
+since cased text writes names with a capital. A name that is a common word ("Bill", "Will") is carried only from a
+capitalised mention to capitalised occurrences inside a cased sentence, not at its start ("Bill will pay the bill":
+the noun stays; "Will you come?" stays); lower-case text relies on the person cues (cue_names.person_cues) alone.
 """
 
 from __future__ import annotations
@@ -61,7 +63,9 @@ def _lookup(w: str, known: dict) -> str | None:
 def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tuple[int, int, str]]],
                     dialogues: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     """`spans` per sentence, plus a one-token span for every untagged mention of a name its dialogue tags."""
+    from .gazetteer import common_words
     names: dict[str, dict[str, str]] = {}
+    common_names: dict[str, dict[str, str]] = {}      # names that are common words, seen capitalised
     for toks, sp, d in zip(tokens, spans, dialogues):
         known = names.setdefault(d, {})
         for a, b, typ in sp:
@@ -70,9 +74,12 @@ def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tu
                     for w in forms(t):
                         if _name_word(w):
                             known.setdefault(w, typ)
+                        elif t[:1].isupper() and w in common_words() and len(w) > 2 and w not in NON_IDENTIFYING:
+                            common_names.setdefault(d, {}).setdefault(w, typ)
     out = []
     for toks, sp, d in zip(tokens, spans, dialogues):
         known = names.get(d, {})
+        common = common_names.get(d, {})
         covered = {i for a, b, _ in sp for i in range(a, b)}
         mixed = text_case(toks) == "mixed"
         new = list(sp)
@@ -80,6 +87,8 @@ def propagate_names(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[tu
             if i in covered or (mixed and not t[:1].isupper()):
                 continue
             typ = next((x for x in (_lookup(w, known) for w in forms(t)) if x), None)
+            if typ is None and mixed and i > 0 and not toks[i - 1].endswith((".", "?", "!", ":")):
+                typ = next((common[w] for w in forms(t) if w in common), None)
             if typ is not None:
                 new.append((i, i + 1, typ))
         out.append(sorted(new))

@@ -19,10 +19,13 @@ Names (use them in --strategy TYPE=NAME):
                        seed 004 multi-word -> multi-word)
   pseudonymize         consistent per dialogue, word by word (Donald->Roger, Trump->Smith, seed 004 §3.3.2;
                        numbers as whole spans of random same-length digits, seed 002); the map is a secret
-  surrogate            the default everywhere: numbers, identifiers, e-mails and amounts (NUM, AMOUNT) get generated
-                       values (random digits of the same class, a generated e-mail address); every other type a word
-                       of the same type drawn with its corpus frequency from spans of that type only; a surrogate
-                       never equals its original, compared case-insensitively
+  surrogate            the default everywhere: values from outside the corpus (generate.py: faker names of several
+                       English locales, gazetteer places, faker companies, generated digits, letters, e-mails and
+                       amounts, category phrases), never a value word that is an entity word anywhere in the input
+                       corpus; consistent within a dialogue; spelled letters and spoken addresses keep their shape
+  corpus_same_type     the seed's corpus-frequency replacement (the default before): generated numbers, and for
+                       other types a word of the same type drawn with its corpus frequency; it moves real values
+                       between utterances (a warning says so)
   random_digits        every digit (spoken digit word or written digit) becomes a random digit of the same length;
                        teens/tens/ordinals/months/weekdays a random member of their class (seed 002)
 """
@@ -96,7 +99,16 @@ class Context:
     dialogue_words: frozenset = frozenset()  # identifying entity words of the dialogue (pseudonymize avoids them)
     span: Sequence[str] = ()     # the entity being replaced, and the position of the word unit being replaced in it
     span_index: int | None = None
+    corpus_words: frozenset = frozenset()   # value words of every entity of the input corpus (generate.words_of)
     _faker: object = None
+    _generator: object = None
+
+    def value_generator(self):
+        """The generator of outside-the-corpus values (generate.ValueGenerator), excluding `corpus_words`."""
+        if self._generator is None:
+            from .generate import ValueGenerator
+            self._generator = ValueGenerator(self.rng, self.corpus_words)
+        return self._generator
 
     def case(self, repl: Sequence[str]) -> list[str]:
         if self.lower:
@@ -693,12 +705,141 @@ class FakerSurrogate(_Sampling):
 
 
 # ---------------------------------------------------------------------------------------------- default
-class Surrogate(_Sampling):
-    """The default strategy: generated values for numbers, identifiers, e-mails and amounts; a same-type pool word
-    (pools hold only spans of that type) for names, places, organisations, dates and times; never the original,
-    compared case-insensitively (a pool with no other word falls back to a faker value of the type)."""
+# closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"noon", "midnight", "midday"}),
+                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+
+
+class Surrogate(Strategy):
+    """The default strategy: every entity gets a value from outside the corpus (generate.py): a faker name of
+    several English locales for each word of a person's name (a first name for a first name, else a surname), a
+    gazetteer or faker place, a faker company, a date or time word redrawn within its class, generated digits,
+    letters, e-mails and amounts, a category phrase of the same category. No surrogate holds a value word
+    (generate.is_value_word) that is an entity word anywhere in the input corpus (any type, case-insensitive), so
+    nothing real is copied between utterances. Within a dialogue the same original gets the same surrogate (the
+    map is a secret); letters spelled one by one become random letters of the same count, a spoken e-mail or web
+    address a generated one of the same shape."""
 
     name = "surrogate"
+
+    def unit_for(self, typ: str) -> str:
+        return "entity"
+
+    def _map(self, ctx, typ) -> dict:
+        return ctx.pseudonym_map.setdefault(ctx.dialogue, {}).setdefault(typ, {})
+
+    def replace(self, toks, typ, ctx):
+        gen = ctx.value_generator()
+        m = self._map(ctx, typ)
+        key = " ".join(t.lower() for t in toks)
+        if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
+            return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
+        from .generate import words_of
+        avoid = words_of(toks) | words_of(ctx.entity_words) | \
+            {w for v in m.values() for w in words_of(v.split())}     # distinct originals, distinct surrogates
+        out = self._make(list(toks), typ, ctx, gen, avoid, m)
+        if typ != "PER":
+            m[key] = " ".join(out)
+        return ctx.case(out)
+
+    def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
+        from .categories.surrogates import LEXICON_POOLS, category_value
+        from .generate import is_spelled, is_spoken_address, words_of
+        from .grammars import spelled_spans
+        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
+        if spelled and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
+            return gen.letters(toks)             # "K two W A L S K I": letters and digits of the same count
+        if is_spoken_address(toks):
+            return gen.spoken_address(toks, avoid)
+        if typ in LEXICON_POOLS or typ not in GENERATED_TYPES and category_value(toks, typ, ctx) is not None:
+            # a small closed lexicon (MARITAL, SEXUAL) may hold no value outside the corpus: another member, then
+            return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or category_value(toks, typ, ctx)
+        if typ in GENERATED_TYPES:
+            out = None
+            for _ in range(16):      # digit strings of 3+ digits must not be numbers of the corpus either
+                out = generated_value(toks, ctx, typ)
+                if not ((words_of(out) & gen.excluded) - words_of(toks)) and not (words_of(out) & avoid):
+                    break
+            return out
+        if typ == "PER":
+            return self._person(toks, ctx, gen, avoid, m, spelled)
+        if typ in ("LOC", "GPE", "FAC"):
+            return gen.draw(gen.place, avoid) or [typ]
+        if typ == "ORG":
+            return gen.draw(gen.company, avoid) or [typ]
+        return self._words(toks, typ, ctx, gen, avoid, spelled)
+
+    def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
+        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname)."""
+        from .generate import word_forms
+        out = []
+        for i, t in enumerate(toks):
+            forms = word_forms(t)
+            if i in spelled:
+                out.extend(gen.letters([t]))
+            elif not forms or not identifying([t]):
+                out.append(t)                    # "Mr", "the", punctuation: structure, kept ("May" is a name here)
+            elif forms[0] in m:
+                out.append(m[forms[0]])
+            else:
+                used = {v.lower() for v in m.values()}
+                w = gen.draw(lambda: [gen.name_word(t)], avoid | used)
+                m[forms[0]] = w[0] if w else "PER"
+                out.append(m[forms[0]])
+        return out
+
+    def _words(self, toks, typ, ctx, gen, avoid, spelled) -> list[str]:
+        """Dates, times and other types word by word: a number, month or weekday word redrawn within its class, a
+        relative day among the others, structure kept, any other word a weekday (DATE, TIME) or a faker word."""
+        from .generate import closed_words, is_value_word, word_forms
+        from .lexicon import CLOCK_WORDS, DAYPARTS
+        out = []
+        for i, t in enumerate(toks):
+            low = t.lower()
+            forms = word_forms(t)
+            if i in spelled:
+                out.extend(gen.letters([t]))
+            elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
+                for _ in range(16):
+                    new = random_same_class(t, ctx.rng, avoid=True)
+                    if new.lower() not in ctx.entity_words:
+                        break
+                out.append(new)
+            elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
+                cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
+                others = sorted(cls - {low} - ctx.entity_words)
+                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
+            elif not forms or low in closed_words() or not is_value_word(forms[0]):
+                out.append(t)
+            elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
+                days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
+                out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
+            else:
+                w = gen.draw(lambda: [gen.faker().word()], avoid)
+                out.append(w[0] if w else typ)
+        return out
+
+    def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_eps(typ, p, observed)
+        if p == 1.0:
+            return EpsilonReport(INF, "p=1: generated values from outside the corpus, never an entity word of it: "
+                                      "an output rules out that it was any original, so the strict eq. 2 bound is "
+                                      "infinite, though the output carries no value of the corpus")
+        return EpsilonReport(INF, "p<1: a kept original is recognisable (it is a corpus entity word, which no "
+                                  "surrogate ever is): infinite")
+
+
+# ---------------------------------------------------------------------------------------------- corpus
+# ---------------------------------------------------------------------------------------------- default
+class CorpusSameType(_Sampling):
+    """The seed's corpus-frequency replacement (the default before values came from outside the corpus): generated
+    values for numbers, identifiers, e-mails and amounts; a same-type pool word (pools hold only spans of that
+    type) for names, places, organisations, dates and times; never the original, compared case-insensitively (a
+    pool with no other word falls back to a faker value of the type). It moves real values between utterances:
+    selecting it logs a warning."""
+
+    name = "corpus_same_type"
     unit = "word"
 
     def unit_for(self, typ: str) -> str:
@@ -749,7 +890,7 @@ class Pseudonymize(Strategy):
     name = "pseudonymize"
     handles_coin = True
 
-    def __init__(self, p: float = 1.0, source: str = "corpus"):
+    def __init__(self, p: float = 1.0, source: str = "faker"):
         self.p = p
         self.source = source
 
@@ -788,13 +929,17 @@ class Pseudonymize(Strategy):
             def make_word(used, t=t):
                 # a map holds for the whole dialogue: never an identifying entity word of anywhere in it
                 avoid = avoided([t], ctx) | ctx.dialogue_words
+                if self.source == "faker":      # a faker name that happens to be a real name of the corpus
+                    avoid = avoid | ctx.corpus_words
 
                 def ok(w):
-                    return w.lower() != t.lower() and _clear(w, avoid)
+                    return w.lower() != t.lower() and _clear(w.split(), avoid)
                 if self.source == "faker":
+                    from .categories.surrogates import LEXICON_POOLS
                     f = ctx.faker()
-                    for _ in range(32):
-                        w = faker_value(typ, 1, f)[0]
+                    for _ in range(32):     # a category phrase stays whole ("thyroid disease", not "thyroid")
+                        v = faker_value(typ, 1, f)
+                        w = " ".join(v) if typ in LEXICON_POOLS else v[0]
                         if ok(w) and w.lower() not in used:
                             return w
                     return " ".join(fallback_word(t, typ, ctx, avoid))
@@ -818,11 +963,24 @@ class Pseudonymize(Strategy):
 
 STRATEGIES = {c.name: c for c in (Keep, Redact, TypedPlaceholder, Placeholder, PlaceholderEntity, NamedPlaceholder,
                                   SameType, FakerSurrogate, SingleSameType, FullEntity, Pseudonymize, RandomDigits,
-                                  Surrogate)}
+                                  Surrogate, CorpusSameType)}
+# strategies that draw replacements from the corpus's own entities: they move real values between utterances
+CORPUS_POOL_STRATEGIES = frozenset({"same_type", "single_same_type", "full_entity", "corpus_same_type"})
 DEFAULT_STRATEGY = "default=surrogate"   # the one default of transform-text, steps/transform_text.sh and the README
 
 
-def make_strategy(name: str, p: float = 1.0, pseudonym_source: str = "corpus") -> Strategy:
+def corpus_pool_warning(strategies: dict, pseudonym_source: str = "faker") -> str | None:
+    """The one-line warning for a spec that draws replacements from the corpus (None: it does not)."""
+    used = sorted({v for v in strategies.values() if v in CORPUS_POOL_STRATEGIES})
+    if "pseudonymize" in strategies.values() and pseudonym_source == "corpus":
+        used.append("pseudonymize from the corpus")
+    if not used:
+        return None
+    return (f"{', '.join(used)}: replacements are drawn from the corpus's own entities, which moves real values "
+            f"between utterances; the default 'surrogate' draws from outside the corpus")
+
+
+def make_strategy(name: str, p: float = 1.0, pseudonym_source: str = "faker") -> Strategy:
     if name not in STRATEGIES:
         raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
     if name == "pseudonymize":

@@ -9,6 +9,7 @@ The report holds, per type, the strategy, counts and the epsilon of eq. (2) for 
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -17,11 +18,15 @@ import numpy as np
 
 from pydeid.io.conll import Sentence
 
+from .dialogue import continue_numbers
 from .dp import INF, EpsilonReport, combine_max
+from .generate import words_of
 from .lexicon import identifying
 from .propagate import propagate_names
 from .pools import PoolError, Pools
-from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, make_strategy, text_case
+from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, corpus_pool_warning, make_strategy, text_case
+
+log = logging.getLogger("pydeid.transform")
 
 
 @dataclass
@@ -31,9 +36,10 @@ class TransformConfig:
     seed: int = 0
     avoid_original: bool = False
     exemplars: dict = field(default_factory=lambda: dict(DEFAULT_EXEMPLARS))
-    pseudonym_source: str = "corpus"   # corpus | faker
+    pseudonym_source: str = "faker"    # faker | corpus (corpus: real names move between utterances)
     faker_locale: str = "en_US"
     propagate_names: bool = True       # untagged mentions of a name tagged elsewhere in the dialogue (propagate.py)
+    continue_numbers: bool = True      # digits read out over several turns are one number (dialogue.py)
 
 
 @dataclass
@@ -87,6 +93,9 @@ class TextTransformer:
         self.config = config
         self.pools = pools
         self._strats: dict[str, Strategy] = {}
+        warning = corpus_pool_warning(config.strategies, config.pseudonym_source)
+        if warning:
+            log.warning(warning)
 
     def strategy_for(self, typ: str) -> Strategy:
         name = self.config.strategies.get(typ, self.config.strategies.get("default", "surrogate"))
@@ -106,8 +115,13 @@ class TextTransformer:
         out_sents: list[Sentence] = []
         dlg_of = [dialogues[k] if dialogues is not None else (s.id or "") for k, s in enumerate(sentences)]
         span_of = [spans[k] if spans is not None else s.spans() for k, s in enumerate(sentences)]
+        if cfg.continue_numbers:
+            span_of = continue_numbers([s.tokens for s in sentences], span_of, dlg_of)
         if cfg.propagate_names:
             span_of = propagate_names([s.tokens for s in sentences], span_of, dlg_of)
+        # the value words of every entity of the input: no generated surrogate may hold one (generate.py)
+        ctx.corpus_words = frozenset(w for s, sp in zip(sentences, span_of) for a, b, typ in sp
+                                     for w in words_of(s.tokens[a:b], typ))
         dialogue_words: dict[str, set] = {}
         for s, d, sp in zip(sentences, dlg_of, span_of):
             dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))
