@@ -97,6 +97,17 @@ DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
 PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number", "spelled"}
+# the rules that remove or shrink a span a detector found (each can be switched off with filters_off, for the audit
+# in bench/text_domains.py; docs/detection.md says which context each is for)
+FILTERS = {
+    "wake_words": "voice-assistant names (olly, alexa, hey siri) leave a name span",
+    "context": "work nouns, title-case runs of titles, sentence-initial common words (gazetteer.context_filter)",
+    "cue_words": "a name span made only of category cue words (IP, PIN, MAC) is dropped",
+    "work_titles": "in a sentence about a song/book/rating, an ORG/PER/LOC span the gazetteer does not know is a title",
+    "specific_time": "a tagger's DATE/TIME span without a number, month, weekday, part of day ... is dropped",
+    "platforms": "a lower-case ORG span that is only a platform name (twitter, bbc) is dropped",
+    "article": "a DATE/TIME span that is only an article is dropped; a leading 'the' leaves a DATE/TIME span",
+}
 
 
 @dataclass
@@ -110,6 +121,7 @@ class DetectionConfig:
     grammar: dict = field(default_factory=dict)  # GrammarConfig fields (min_digits, type_map ...)
     capitalisation_type: str = "PER"
     amounts: bool = False                        # money, percentages, counts: the type AMOUNT, off unless asked
+    filters_off: list = field(default_factory=list)   # names of FILTERS not to apply (measurement)
 
     @classmethod
     def from_yaml(cls, path, **overrides) -> "DetectionConfig":
@@ -119,7 +131,7 @@ class DetectionConfig:
             names = tuple(DETECTORS)
             d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)},
                           values={"detectors": names, "priority": names + ("grammar:precise",),
-                                  "combine": ("union", "priority")})
+                                  "combine": ("union", "priority"), "filters_off": tuple(FILTERS)})
         d.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**d)
 
@@ -134,6 +146,10 @@ class Detection:
         self.cfg = cfg
         self.detectors = {}
         names = cfg.detector_names()
+        for f in cfg.filters_off:
+            if f not in FILTERS:
+                raise ValueError(f"unknown filter {f!r} (choose from {', '.join(FILTERS)})")
+        self._off = set(cfg.filters_off)
         for name in names:
             if name not in DETECTORS:
                 raise ValueError(f"unknown detector {name!r} (choose from {', '.join(DETECTORS)})")
@@ -174,18 +190,22 @@ class Detection:
         own top-priority detector so their type wins over a tagger's DATE/TIME/PER on the same tokens."""
         if not self.cfg.amounts:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
+        off = self._off
         if name in ("spacy", "gazetteer", "capitalisation", "cues"):
             from .gazetteer import context_filter
-            spans = _strip_wake_words(self._tokens, spans)
-            spans = context_filter(self._tokens, spans, self._covered)
-            from .categories import veto_names
-            spans = veto_names(self._tokens, spans)
-        if name in ("spacy", "gazetteer", "cues") and _work_sentence(self._tokens):
+            if "wake_words" not in off:
+                spans = _strip_wake_words(self._tokens, spans)
+            if "context" not in off:
+                spans = context_filter(self._tokens, spans, self._covered)
+            if "cue_words" not in off:
+                from .categories import veto_names
+                spans = veto_names(self._tokens, spans)
+        if name in ("spacy", "gazetteer", "cues") and "work_titles" not in off and _work_sentence(self._tokens):
             gaz = self._gaz if name != "gazetteer" else [False] * len(self._tokens)
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
-        if name in ("spacy", "flair"):
+        if name in ("spacy", "flair") and "specific_time" not in off:
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
-        if name == "spacy" and is_lower_case(self._tokens):    # the platform as written in lower case only
+        if name == "spacy" and "platforms" not in off and is_lower_case(self._tokens):   # lower-case platform only
             spans = [s for s in spans if not (s.type == "ORG" and all(
                 t.islower() and (t.strip(".,!?") in PLATFORMS or t in ("'s", "the"))
                 for t in self._tokens[s.start:s.end]))]
@@ -217,7 +237,8 @@ class Detection:
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
-            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", []))))
+            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
+                                   "article" not in self._off))
         return out
 
 
@@ -376,15 +397,15 @@ def _ordinal(tok: str) -> bool:
                                                                                                     low))
 
 
-def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+def _mend_edges(tokens: Sequence[str], spans: list[Span], article: bool = True) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
     article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
     the span (flair): it learned the corpus's own convention ("the second" is a DATE of the mini corpus)."""
     # a lone article is never a date ("the" of "the 70s" that one detector took and another did not)
-    spans = [s for s in spans if not (s.type in ("DATE", "TIME") and "flair" not in s.detectors and
+    spans = [s for s in spans if not (article and s.type in ("DATE", "TIME") and "flair" not in s.detectors and
                                       all(t.lower() in ("the", "a", "an") for t in tokens[s.start:s.end]))]
     for s in spans:
-        if s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the" and \
+        if article and s.type in ("DATE", "TIME") and s.end - s.start > 1 and tokens[s.start].lower() == "the" and \
                 "flair" not in s.detectors and not _ordinal(tokens[s.start + 1]):
             s.start += 1
         # ... but "the" belongs to a day of the month ("on the fifth", "April the 10th")
@@ -403,12 +424,26 @@ def _mend_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
                 s.end += 1
             elif nxt[:1] == ["."] and tokens[s.end - 1].lower() in ("a.m", "p.m"):
                 s.end += 1
+        # a form of address before a person belongs to the name: "Mr Robert Murray", "Misses Blanca" (it tells the
+        # gender; the reference annotations count it)
+        if s.type == "PER" and s.start > 0 and _is_title(tokens, s.start - 1) and \
+                not any(o.end == s.start for o in spans):
+            s.start -= 1
         # a capitalised "The" inside a sentence before an organisation or place is part of its name ("a table at
         # The Pump Room"); at a sentence start it is just capitalised
         if s.type in ("ORG", "LOC") and s.start > 1 and tokens[s.start - 1] == "The" and \
                 not tokens[s.start - 2].endswith((".", "?", "!")) and not any(o.end == s.start for o in spans):
             s.start -= 1
     return _extend_capitalised(tokens, _bridge(tokens, spans))
+
+
+_LOWER_TITLES = {"mr", "mrs", "ms", "miss", "dr", "mister", "misses", "missus", "doctor", "professor"}
+
+
+def _is_title(tokens: Sequence[str], i: int) -> bool:
+    from .gazetteer import NAME_TITLES
+    t = tokens[i]
+    return t in NAME_TITLES or t in ("Doctor", "Professor", "Prof", "Prof.") or t in _LOWER_TITLES
 
 
 def _extend_capitalised(tokens: Sequence[str], spans: list[Span]) -> list[Span]:

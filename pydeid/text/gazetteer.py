@@ -321,6 +321,8 @@ class GazetteerDetector:
                 taken[k] = True
         persons += self._addressees(stem, taken)
         spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
+        spans += [Span(a, b, self.person_type, {"gazetteer:titled"}) for a, b in titled_names(tokens)
+                  if not any(taken[a:b])]
         return sorted(spans, key=lambda s: s.start)
 
     def _double_name(self, w: str) -> bool:
@@ -355,6 +357,33 @@ class GazetteerDetector:
             for k in range(i, j):
                 taken[k] = True
         return out
+
+
+# forms of address written before a surname or initials (cased text: "Mr X.", "Mrs A.B. Smith", "Dr Jones")
+NAME_TITLES = {"Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Dr", "Dr.", "Mister", "Misses", "Mme", "Mlle", "M.",
+               "Herr", "Frau"}
+_INITIAL = re.compile(r"[A-Z](?:\.(?:[-‑]?[A-Z]\.?)*)?")      # "C", "C.", "A.B.", "E.-L."
+
+
+def titled_names(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """A form of address and the capitalised words or initials right after it: "Mr C." and "Mrs S. Ozturk" are
+    persons however rare the surname (court judgments, minutes); the title is part of the span (it tells the
+    gender). A "." token right after an initial belongs to it."""
+    out = []
+    i = 0
+    while i < len(tokens) - 1:
+        if tokens[i] not in NAME_TITLES:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(tokens) and (_INITIAL.fullmatch(tokens[j]) or tokens[j][:1].isupper() and
+                                   tokens[j][1:].islower() and tokens[j].isalpha() or
+                                   tokens[j] == "." and _INITIAL.fullmatch(tokens[j - 1]) and j > i + 1):
+            j += 1
+        if j > i + 1:
+            out.append((i, j))
+        i = max(j, i + 1)
+    return out
 
 
 def is_sentence_start(tokens: Sequence[str], i: int) -> bool:

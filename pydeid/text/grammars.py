@@ -328,6 +328,15 @@ class GrammarConfig:
     type_map: dict | None = None
 
 
+_REFERENCE = re.compile(r"(?:[A-Za-z]{1,3}[-‑])?(\d{3,7})/\d{2,4}")
+
+
+def is_reference_number(tok: str) -> bool:
+    """A written file or application number: 3-7 digits, a slash, the 2- or 4-digit year ("28045/02", "nos.
+    4578/04"); a date's day or month never has three digits, so "12/05" stays a date."""
+    return _REFERENCE.fullmatch(tok) is not None
+
+
 class GrammarDetector:
     """Spoken and written numbers, dates, times, amounts, e-mails (seed 001 grammars)."""
 
@@ -391,6 +400,7 @@ class GrammarDetector:
         from .holidays import holiday_spans
         found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
         found += [(a, b, "spelled", -2) for a, b in spelled_spans(tokens)]
+        found += [(i, i + 1, "id", -3) for i, t in enumerate(tokens) if is_reference_number(t)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

