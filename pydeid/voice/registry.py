@@ -23,7 +23,10 @@ def register(method) -> None:
 
 def _plugins() -> None:
     for mod in filter(None, (m.strip() for m in os.environ.get(ENV, "").split(","))):
-        m = importlib.import_module(mod).METHOD
+        try:
+            m = importlib.import_module(mod).METHOD
+        except (ImportError, AttributeError) as e:   # one line, no traceback (a typo in the variable)
+            raise SystemExit(f"pydeid: ERROR: {ENV}: no voice method in module '{mod}' ({e})") from None
         _registered.setdefault(m.name, m)
 
 

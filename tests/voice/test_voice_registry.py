@@ -100,3 +100,12 @@ def test_toy_method_through_transform_voice(mini_corpus, tmp_path):
                        capture_output=True, text=True, env={k: v for k, v in os.environ.items()
                                                             if k != registry.ENV})
     assert r.returncode == 2 and "invalid choice: 'toygain'" in r.stderr
+
+
+def test_a_bad_plugin_name_is_one_line(tmp_path):
+    env = dict(os.environ, PYDEID_VOICE_METHODS="no_such_voice_module")
+    r = subprocess.run([sys.executable, "-m", "pydeid", "transform-voice", "--help"], env=env, capture_output=True,
+                       text=True)
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        "pydeid: ERROR: PYDEID_VOICE_METHODS: no voice method in module 'no_such_voice_module' "
+        "(No module named 'no_such_voice_module')"]
