@@ -67,13 +67,17 @@ def _cap(tokens: Sequence[str], k: int, cats: str) -> bool:
                                                                                             "Ms.", "St."))
 
 
+PERSON_CUES = True      # the default of CueNameDetector(persons=None); bench/person_cues.py measures both
+
+
 class CueNameDetector:
     name = "cues"
 
     def __init__(self, org_type: str = "ORG", place_type: str = "LOC", person_type: str = "PER",
-                 persons: bool = True):
+                 persons: bool | None = None):
         from .gazetteer import _default_truecaser
-        self.persons = persons            # the person cues ("ask Will", "Mark said"); False: venues and towns only
+        # the person cues ("ask Will", "Mark said"); False: venues and towns only
+        self.persons = PERSON_CUES if persons is None else persons
         self.tc = _default_truecaser()
         self.org_type = org_type
         self.place_type = place_type

@@ -94,7 +94,7 @@ vctk_root=                # default: $VCTK_SUBSET of db.sh
 vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
                           # training-transcript LM (bench/voice_real.sh)
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 mask_tags=PER,LOC,ORG,DATE,TIME,NUM
 xvector_config=conf/xvector/mini.yaml
 bootstrap=1000            # bootstrap resamples (speakers) for the EER intervals
