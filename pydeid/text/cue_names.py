@@ -15,9 +15,11 @@ Person cues (person_cues), on cased and lower-case text: names that are also com
 Rose", "Mark said Bill will pay the bill") are taken only in a person context: after "ask / tell / call / text /
 email / remind / meet / invite / thank" and their past forms, after an honorific ("Mr", "Mrs", "Dr", "misses"),
 after "this is", before "said / says / asked / told", and before "speaking". The word must be a usual first name
-(faker en_US's 690, plus common diminutives such as "will", "bill") -- in cased text any capitalised first name
-of the lists or a capitalised word that is no common English word -- and a following surname joins it. In cased
-text a lower-case word is never taken ("I will call you", "pay the bill").
+(faker en_US's 690, plus common diminutives such as "will", "bill") -- in cased text a capitalised first name of
+the gazetteer's lists -- and a following surname joins it. In cased text a lower-case word is never taken ("I will
+call you", "pay the bill"), nor a capitalised cue inside the sentence (titles: "This Is Verdi"). Not "called X":
+in requests it names a title ("a playlist called Genuine"). Checked on SNIPS train; measured on SNIPS valid and
+SLURP devel (bench/person_cues.py).
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ class CueNameDetector:
 
 
 # ------------------------------------------------------------------------------------------------ person cues
-PERSON_BEFORE = {"ask", "asks", "asked", "tell", "tells", "told", "call", "calls", "called", "text", "texts",
+PERSON_BEFORE = {"ask", "asks", "asked", "tell", "tells", "told", "call", "calls", "text", "texts",
                  "texted", "email", "emails", "emailed", "e-mail", "remind", "reminds", "reminded", "meet", "meets",
                  "met", "invite", "invites", "invited", "thank", "thanks", "thanked", "message", "messaged"}
 HONORIFICS = {"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "mister", "misses", "missus", "miss",
@@ -169,6 +171,7 @@ def _lists():
 
 def person_cues(tokens: Sequence[str]) -> list[Span]:
     """PER spans of the person contexts above (see the module doc)."""
+    from .gazetteer import is_common
     from .strategies import text_case
     cased = text_case(tokens) != "lower"
     first, last = _lists()
@@ -181,8 +184,7 @@ def person_cues(tokens: Sequence[str]) -> list[Span]:
         if cased:
             if not tokens[k][:1].isupper() or tokens[k] in _NOT_NAME:
                 return False
-            from .gazetteer import is_common
-            return low[k] in first or low[k] in _usual_names() or not is_common(low[k])
+            return low[k] in first or low[k] in _usual_names()
         return low[k] in _usual_names()
 
     def surname_at(k: int) -> bool:
@@ -207,10 +209,13 @@ def person_cues(tokens: Sequence[str]) -> list[Span]:
 
     for i in range(n):
         cue = low[i]
+        if cased and tokens[i][:1].isupper() and i > 0 and cue not in HONORIFICS:
+            continue           # a capitalised cue inside a cased sentence is a title ("This Is Verdi" playlist)
         if (cue in PERSON_BEFORE or cased and cue == "said") and name_at(i + 1):
             add(i + 1, cue)           # "ask Will", "Mark said Bill will pay" (cased: "said" + a capitalised name)
         if cue in HONORIFICS and i + 1 < n and tokens[i + 1].isalpha() and low[i + 1] not in _NOT_A_NAME \
-                and (name_at(i + 1) or low[i + 1] in last or low[i + 1] in first):
+                and (name_at(i + 1) or low[i + 1] in last or low[i + 1] in first or cased and
+                     tokens[i + 1][:1].isupper() and not is_common(low[i + 1])):
             add(i + 1, cue)
         elif cue == "is" and i > 0 and low[i - 1] == "this" and name_at(i + 1):
             add(i + 1, "this is")
