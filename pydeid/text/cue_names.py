@@ -3,7 +3,7 @@ businesses that a pretrained NER misses ("a table at Gus Stevens Seafood Restaur
 North American Cinemas", "a brasserie in Rixford").
 
 A run of capitalised words (joined by "&", "of", "the" between two capitalised words) that starts right
-after a cue ("at", "in", "near", "from", "to", "book", "reserve", "by" ...; an article may sit between) is a name when at
+after a cue ("at", "in", "near", "from", "to", "book", "reserve", "by", "works for" ...; an article may sit between) is a name when at
 least one of its words is not a common English word (gazetteer.is_common: the word lists and the frequency table of
 the default pipeline) or it ends in a venue word ("Star Theatres", "City Tavern"). Sentence-initial words, months
 and weekdays, honorifics and job titles ("to Chief Executive Officer"), and all-capital acronyms ("in COVID")
@@ -53,7 +53,8 @@ VENUE_WORDS = {"cinema", "cinemas", "cineplex", "theatre", "theatres", "theater"
                "mountain", "canyon", "valley", "hill", "hills", "reserve", "monument", "memorial", "site", "area",
                "foundation", "company", "group", "inc", "inc.", "corp", "ltd", "bank", "store", "shop", "studio",
                "studios"}
-_ORG_CUES = {"at", "book", "reserve"}
+_ORG_CUES = {"at", "book", "reserve", "works for"}
+_WORK_VERBS = {"work", "works", "worked", "working"}
 
 
 def _cap(tokens: Sequence[str], k: int, cats: str) -> bool:
@@ -106,7 +107,9 @@ class CueNameDetector:
         n = len(tokens)
         while i < n:
             cue = tokens[i].lower()
-            if cue not in CUES:
+            if cue == "for" and i > 0 and tokens[i - 1].lower() in _WORK_VERBS:
+                cue = "works for"         # an employer: "Marisol works for Brightwater Nadlow"
+            if cue not in CUES and cue != "works for":
                 i += 1
                 continue
             a = i + 1

@@ -203,3 +203,11 @@ def test_default_tagger_then_step_defaults(probes, tmp_path):
     res = b.count(utts, b.read_text(out / "text"))
     bad = {k: r for k, r in res.items() if r["found"] or r["in_place"]}
     assert not bad, bad
+
+
+def test_an_employer_after_works_for():
+    from pydeid.text.cue_names import CueNameDetector
+    d = CueNameDetector()
+    toks = "Marisol Quennevault works for Brightwater Nadlow".split()
+    assert [(toks[s.start], s.type) for s in d.detect(toks)] == [("Brightwater", "ORG")]
+    assert d.detect("this is for Monday".split()) == []
