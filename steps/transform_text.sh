@@ -73,6 +73,8 @@ esac
 [ -n "$exemplars" ] && opts+=(--exemplars "$exemplars")
 [ -n "$gold_tags" ] && opts+=(--gold-tags "$gold_tags")
 
+# options, secret placement and an earlier map's seed checked here, so a refusal is one line (not a job log)
+pydeid transform-text --check "${opts[@]}" "$data" "$tags" "$out" || exit 1
 mkdir -p "$exp_dir/log"
 $cmd "$exp_dir/log/transform.log" pydeid transform-text "${opts[@]}" "$data" "$tags" "$out" \
   || { utils/job_failed.sh "$0: transformation failed" "$exp_dir/log/transform.log"; exit 1; }

@@ -41,7 +41,7 @@ seed=0
 nj=2
 neutral_voice=vtln:3
 mask_tags=all   # every type the detectors can emit
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 asr_config=conf/asr/small.yaml
 asr_max_epoch=15
 lm_config=conf/asr/lm.yaml

@@ -25,6 +25,9 @@ def add_arguments(p):
     p.add_argument("--secret-dir", default=None,
                    help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize; "
                         "the default surrogate's dialogue map is written there too when given")
+    p.add_argument("--check", action="store_true",
+                   help="only check the options (strategy names, secret placement, an earlier map's seed) and exit: "
+                        "a step calls it before its job, so a refusal is one line")
     p.add_argument("--overwrite-map", action="store_true",
                    help="replace a pseudonym map that an earlier run into the same output wrote with another --seed "
                         "(refused without it)")
@@ -78,6 +81,8 @@ def run(args):
         secret = secret_path_for(args.secret_dir, "pseudonyms", args.out_data)
         check_secret_path(secret, forbidden_dirs=[args.out_data, args.data])
         _refuse_other_seed(secret, args.seed, args.overwrite_map)
+    if args.check:
+        return 0
     exemplars = dict(x.split("=", 1) for x in args.exemplars.split(",") if "=" in x)
     utts, sents = load_tagged_text(args.data, args.tags)
     dlg, how = dialogue_ids(utts, read_utt2spk(args.data), args.dialogue_mode, args.data, args.dialogue_sep, args.dialogue_regex)

@@ -81,7 +81,9 @@ def transform_table(named_reports: list[tuple[str, str]]) -> str:
                 notes[r.get("types", {}).get(t, {}).get("strategy", info.get("strategy", t))] = info.get("note", "")
     out = markdown_table(headers, [[c * 100 if isinstance(c, float) and i >= 6 else c for i, c in enumerate(row)]
                                    for row in rows], ".1f")
-    out += ("\nLeak = % of gold sensitive tokens of that type that survive in the output (gold tags), '-' when the "
+    out += ("\nLeak = % of the distinct original entity words of that type (of the tags given, or of --gold-tags) "
+            "found anywhere in the output text, in any utterance (words of closed classes -- function words, "
+            "number, month and weekday words, single letters -- not counted; docs/surrogates.md); '-' when the "
             "output was made from gold tags without a separate check. Epsilon is the seed 000 eq. (2) bound of the "
             "policy actually used (the maximum over types) at the effective replacement probability p_eff = p x the "
             "detector's recall of gold sensitive tokens, per type (seed 000 section 3: the recall bounds p); with "

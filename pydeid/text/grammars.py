@@ -211,6 +211,7 @@ GRAMMARS: list[tuple[str, str]] = [
     ("email", r"E"),
     ("email", r"a(?:d[^@d,])*dL"),
     ("email", r"[^@d,.](?:d[^@d,])*@[^@d,](?:d[^@d,])*dL|\.(?:d[^@d,])*@[^@d,](?:d[^@d,])*dL"),
+    ("email", r"[^@d,t](?:d[^@d,])+dL"),    # a spoken web address: "www dot vorondil dot net" (two dots or more)
     ("date", r"V"),
     ("date", rf"x?w,?(?:t?{_ORD}(?:fM)?)?"),
     ("date", rf"t?{_ORD},?f?M(?:,?f?{_YEAR})?"),                 # the fifth of april, fifth april

@@ -56,7 +56,7 @@ NON_IDENTIFYING = frozenset({
     "mister", "misses", "miss", "mr", "mrs", "ms", "doctor", "dr", "professor", "prof", "sir", "madam", "next",
     "this", "that", "last", "after", "before", "day", "week", "month", "year", "morning", "afternoon", "evening",
     "night", "lunch", "time", "extension", "ext", "number", "dot", "weekend", "fortnight", "ago", "sharp",
-    "days", "weeks", "months", "years", "hours", "minutes"})
+    "days", "weeks", "months", "years", "hours", "minutes", "www"}) | frozenset(TLDS)   # the shape of an address
 
 
 def structure_words(typ: str | None) -> frozenset:

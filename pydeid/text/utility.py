@@ -114,7 +114,8 @@ def _run_seed(splits, exp_dir, ner_cfg, strategies, variants, p, seed, dialogue_
             def transformed(which, strat=strat):   # S(T), S(dev), S(V): seeds k, k+1, k+2
                 if strat == "none":
                     return {"train": tr_v, "dev": dv_v, "test": te_v}[which]
-                cfg = TransformConfig(strategies={"default": strat}, p=p,
+                # seed 004's table replicated: pseudonymize draws from the corpus, as its section 3.3.2 does
+                cfg = TransformConfig(strategies={"default": strat}, p=p, pseudonym_source="corpus",
                                       seed=seed + {"train": 0, "dev": 1, "test": 2}[which])
                 data, dlg = {"train": (tr_v, dlg_tr), "dev": (dv_v, dlg_dv), "test": (te_v, dlg_te)}[which]
                 return TextTransformer(cfg, pools).transform(data, dlg).sentences

@@ -164,7 +164,9 @@ def apply_row(row: Row, train: Sequence[Sentence], seed: int, cache_dir: str | P
         strategies = {"default": row.strategy}
         if row.strategy == "pseudonymize":   # its map draws from corpus pools, and NUM values are generated
             strategies["NUM"] = "surrogate"
-        tt = TextTransformer(TransformConfig(strategies=strategies, p=row.p, seed=seed), Pools(train))
+        # seed 004's pseudonymisation draws from the corpus's own same-label expressions: the row replicates it
+        tt = TextTransformer(TransformConfig(strategies=strategies, p=row.p, seed=seed, pseudonym_source="corpus"),
+                             Pools(train))
         res = tt.transform(train)
         o = res.overall
         eps = None if o.epsilon is None else ("inf" if math.isinf(o.epsilon) else o.epsilon)

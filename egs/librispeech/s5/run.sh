@@ -55,7 +55,7 @@ tag_opts="--uncased-input true"    # steps/tag_entities.sh: upper-case text is t
 ner_lowercase=true                 # LibriSpeech text is upper case: train an uncased tagger (it lower-cases its
                                    # input when tagging; the tags.conll tokens stay those of data/<set>/text)
 # stage 4
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 text_p=1.0
 # stage 5
 voice_method=vtln                  # voicemask | vtln | mcadams

@@ -40,7 +40,7 @@ category_strategy=surrogate   # a whole same-category phrase or a generated valu
                               # same_type would turn "high blood pressure" into "blood diabetes diabetes")
 nj=2
 ner_config=conf/text/ner_cpu.yaml
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 text_p=1.0
 text_avoid_original=true   # never draw the original as its own surrogate (no leak by chance; outside the DP lemma)
 text_eps_sweep="same_type@0.5 same_type@0.9 full_entity@0.9 redact@0.9 same_type@1.0"   # strategy@p

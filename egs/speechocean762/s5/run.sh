@@ -125,7 +125,7 @@ vctk_root=                # default: $VCTK_SUBSET of db.sh
 vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them with one utterance; 0: all 77)
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
                           # training-transcript LM (bench/voice_real.sh)
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 detect_opts="--uncased-input true"   # stage 2: steps/tag_entities.sh options (default detectors; upper-case text)
 neutral_corpus=true       # stage 4b: the neutral utility subset in both modes (silence, spoken pseudonyms)
 neutral_lm=general        # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)

@@ -48,7 +48,7 @@ ner_config=conf/text/ner.yaml
 ner_lowercase=false
 detectors=               # empty: the default set (spacy,grammar,gazetteer,cues,categories; + flair with a tagger)
 # stage 3
-text_strategy="PER=pseudonymize,NUM=random_digits,default=same_type"
+text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
 text_p=1.0
 # stage 4
 voice_method=vtln        # vtln (seed 004 section 5.2) | voicemask | mcadams
