@@ -15,6 +15,9 @@ def add_arguments(p):
     p.add_argument("--voice", default="?", help="name of the published conversion (row labels)")
     p.add_argument("--conversion", default=None, help="the converted data dir the modes were made from")
     p.add_argument("--utt2spk", default="data/test_wer/utt2spk", help="speakers of the scored utterances")
+    p.add_argument("--tags", default=None, help="original tags: with --spoken-tags, count the surrogates that repeat "
+                                               "an entity word or value of ANY utterance of the corpus")
+    p.add_argument("--spoken-tags", default=None, help="tags.conll of the spoken-pseudonym data dir")
     p.add_argument("--results", default=None, help="RESULTS.md to update (section 'so-neutral-corpus')")
 
 
@@ -50,6 +53,24 @@ def _line(path, pattern: str) -> str | None:
         return None
     m = re.search(pattern, p.read_text())
     return m.group(0) if m else None
+
+
+def _corpus_repeats(tags, spoken_tags) -> str:
+    """mask-spoken refuses a surrogate saying an original of its own dialogue; across dialogues the text strategy
+    decides (corpus-frequency draws move real values between speakers): this counts those."""
+    from pydeid.io import read_conll
+    from pydeid.mask.originals import Entity, leaks
+    ents = [Entity(s.tokens[a:b]) for s in read_conll(tags) for a, b, _ in s.spans()]
+    n, hits = 0, []
+    for s in read_conll(spoken_tags):
+        for a, b, _ in s.spans():
+            n += 1
+            if leaks(s.tokens[a:b], ents):
+                hits.append(" ".join(s.tokens[a:b]))
+    ex = ", ".join(sorted(set(hits))[:8])
+    return (f"\nSurrogates that repeat an original entity word or value of any utterance of the corpus (the text "
+            f"strategy's draws; within their own dialogue mask-spoken refuses them): {len(hits)} of {n}"
+            + (f" (e.g. {ex})." if hits else "."))
 
 
 def run(args):
@@ -97,6 +118,8 @@ def run(args):
                f"{p.get('inserts', '?')} inserts, {p.get('stretch_clamped', '?')} at a stretch limit, duration change "
                f"{p.get('duration_change_s', '?')} s. Voices: {args.conversion or args.voice}. The leak checks cover "
                f"every utterance of the corpus.")
+    if args.tags and args.spoken_tags:
+        out.append(_corpus_repeats(args.tags, args.spoken_tags))
     print("\n".join(out))
     if args.results:
         from pydeid.report import update_results_section

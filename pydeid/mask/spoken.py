@@ -722,6 +722,9 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
     od = DataDir(wav_scp=wav_scp, text=text_out, utt2spk=dict(d.utt2spk), utt2gender=d.utt2gender,
                  spk2gender=d.spk2gender, utt2dur=utt2dur)
     od.write(out)
+    if (data / "utt2dialogue").exists():   # the dialogue scope verify-spoken checks the inserts in, as here
+        import shutil
+        shutil.copyfile(data / "utt2dialogue", out / "utt2dialogue")
     write_ctm(out / "words.ctm", ctm_all)
     from pydeid.io import write_conll
     write_conll(out / "tags.conll", [trans[u] for u in d.utts])

@@ -471,7 +471,8 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
     steps/score.sh --results $nd/RESULTS.asr.md $sub $nd/decode_${neutral_lm}_$m | grep -E "^\|.*WER" || true
   done
   pydeid neutral-results --exp $nd --lm "$neutral_lm" --voice "$nv" --conversion "$conv" --utt2spk $src/utt2spk \
-    --results "$results" >$nd/results.md
+    --tags exp/tags/test/tags.conll --spoken-tags data/test_neutral_spoken/tags.conll --results "$results" \
+    >$nd/results.md
   cat $nd/results.md
 fi
 
