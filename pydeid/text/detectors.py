@@ -149,11 +149,14 @@ _COMMAND_VERBS = {
     "create", "delete", "make", "read", "list", "schedule", "change", "increase", "decrease", "lower", "raise",
     "mute", "pause", "resume", "skip", "repeat", "shuffle", "listen", "hear", "reserve", "dim", "switch", "buy",
     "post", "tweet", "share", "save", "note", "write", "let", "let's", "update", "clear", "describe", "explain",
-    "define", "recommend", "suggest", "locate", "navigate", "take", "bring", "help", "rate", "display", "tune"}
+    "define", "recommend", "suggest", "locate", "navigate", "take", "bring", "help", "display", "tune", "ad",
+    "edit", "drop", "go", "reply", "notify", "include", "move", "pull", "calculate", "alert", "report", "use",
+    "google", "lookup", "tweet", "answer", "confirm", "insert", "forward", "stream", "watch", "translate", "convert"}
 _QUESTION_OPENERS = {"what", "what's", "whats", "when", "where", "who", "who's", "how", "is", "are", "will", "do",
                      "does", "did", "which", "can", "could", "would", "should", "was", "were", "has", "have"}
-_REQUEST_FRAMES = {("i", "want"), ("i", "need"), ("i'd", "like"), ("i", "would"), ("i", "wanna"), ("i'm", "looking"),
-                   ("i", "want"), ("we", "want"), ("we", "need"), ("we'd", "like")}
+_REQUEST_FRAMES = {("i", "want"), ("i", "need"), ("i'd", "like"), ("i'd", "love"), ("i", "would"), ("i", "wanna"),
+                   ("i'm", "looking"), ("i", "wish"), ("i", "like"), ("we", "want"), ("we", "need"), ("we'd", "like"),
+                   ("need", "a"), ("need", "to"), ("for", "my")}
 _PREFIX = {"please", "hey", "ok", "okay", "hi", "so", "now", "and", "um", "uh", "just", "olly", "alexa", "siri",
            "google", "cortana", ","}
 MAX_COMMAND_WORDS = 20
