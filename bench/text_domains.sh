@@ -8,7 +8,7 @@
 set -euo pipefail
 . ./path.sh
 export OMP_NUM_THREADS=1
-data=${DATA:-../shared/data}
+data=${DATA:-${PYDEID_SHARED_DATA:-../shared/data}}
 for d in text_snips text_slurp text_tab; do
   [ -d "$data/$d" ] || { echo "$0: $data/$d is absent (set DATA=<dir holding text_snips, text_slurp, text_tab>)" >&2; exit 1; }
 done
