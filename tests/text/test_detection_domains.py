@@ -51,3 +51,44 @@ def test_command_style():
     assert command_style("Is Romance on the Range playing at the movies".split())
     assert not command_style("We put the new plant in Ohio into service in the third quarter .".split())
     assert not command_style("i think we should put it on the agenda for the board meeting next week".split())
+    assert not command_style("Will Smith called me about the contract yesterday .".split())
+    assert command_style("Will it rain in Boston tomorrow".split())
+
+
+# each filter written for commands fires on a command and not on the same kind of text elsewhere
+def test_work_titles_only_in_commands(default_detection):
+    assert _detect(default_detection, "rate The Universe Maker 4 out of 6 stars") == []
+    got = _detect(default_detection, "We put the contract with Humbert Energy on hold until we hear from Siemens .")
+    assert ("Humbert Energy", "ORG") in got and ("Siemens", "ORG") in got
+
+
+def test_sentence_start_word_stripped_only_in_commands(default_detection):
+    assert ("Will Smith", "PER") in _detect(default_detection, "Will Smith called me about the contract yesterday , "
+                                                               "and he wants an answer by Friday .")
+
+
+def test_article_of_a_date_only_in_commands(default_detection):
+    assert _detect(default_detection, "remind me at the beginning of november") == [("beginning of november",
+                                                                                      "DATE")]
+    assert ("the beginning of November", "DATE") in _detect(
+        default_detection, "The prices rose at the beginning of November , as we said in the last call .")
+
+
+def test_platforms_only_in_commands(default_detection):
+    assert _detect(default_detection, "post a status on twitter") == []
+    got = _detect(default_detection, "we spent a lot on advertising with twitter and facebook last year because "
+                                     "the reach was good")
+    assert ("twitter", "ORG") in got and ("facebook", "ORG") in got
+
+
+def test_wake_words_only_where_a_device_is_woken(default_detection):
+    assert _detect(default_detection, "olly play jazz in the kitchen") == []
+    assert ("Alexa", "PER") in _detect(default_detection, "Alexa and Tom came to the meeting on Monday .")
+
+
+def test_relative_dates_are_dates_frequencies_are_not(default_detection):
+    got = _detect(default_detection, "The applicant was released the following day and returned to Izmir the same "
+                                     "week .")
+    assert ("the following day", "DATE") in got and ("the same week", "DATE") in got
+    assert ("the prior year", "DATE") in _detect(default_detection, "Revenue from GE grew in the prior year .")
+    assert _detect(default_detection, "I go running every day .") == []
