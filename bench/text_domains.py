@@ -191,8 +191,21 @@ def _pct(x):
 def report(a) -> int:
     rows = [json.load(open(p)) for p in a.preds]
     pres = next((r for r in rows if r["system"] == "presidio"), None)
-    lines = []
     keys = list(dict.fromkeys(k for r in rows for k in r["results"]))
+    lines = ["\n### Summary, held-out parts: recall / precision % [95 % CI], CPU ratio to Presidio\n",
+             "| set | " + " | ".join(r["label"] for r in rows) + " |", "|---|" + "---|" * len(rows)]
+    for key in (k for k in keys if k.endswith("/heldout")):
+        cells = []
+        for r in rows:
+            s = r["results"].get(key)
+            if s is None:
+                cells.append("-")
+                continue
+            rel = f", {pres['results'][key]['cpu'] / s['cpu']:.1f}x" if pres and key in pres["results"] else ""
+            cells.append(f"{_pct(s['recall'])} [{_pct(s['recall_ci'][0])}, {_pct(s['recall_ci'][1])}] / "
+                         f"{_pct(s['precision'])} [{_pct(s['precision_ci'][0])}, {_pct(s['precision_ci'][1])}]{rel}")
+        lines.append(f"| {key.split('/')[0]} ({next(r['results'][key]['sentences'] for r in rows if key in r['results'])}"
+                     f" sentences) | " + " | ".join(cells) + " |")
     for key in keys:
         name, part = key.split("/")
         any_r = next(r["results"][key] for r in rows if key in r["results"])
