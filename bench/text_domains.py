@@ -15,6 +15,7 @@ Sets and their fixed splits (tuning = where rules and lexicons may be looked at;
   mini   the mini corpus's written turns (pydeid.corpora.mini, seed 0, 200 dialogues): even dialogue = tuning, odd
          = held-out
   tab    TAB dev (text_tab, ECHR judgments): split by DOCUMENT, md5(doc id) even = tuning, odd = held-out
+  mini_lc, tab_lc   the same two sets as an ASR system writes them (lower case, punctuation tokens dropped)
 
 Scoring is bench/text_vs_presidio.py's (token-level "tagged with any type"); intervals are percentile bootstrap
 over sentences (1,000 resamples, seed 0).
@@ -32,7 +33,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from text_vs_presidio import Timer, gold_spans, read_conll, run_presidio, wilson  # noqa: E402
 
-SETS = ("snips", "slurp", "mini", "tab")
+SETS = ("snips", "slurp", "mini", "tab", "mini_lc", "tab_lc")
 SPACY_SENSITIVE = {"PERSON", "ORG", "GPE", "LOC", "FAC", "DATE", "TIME"}
 
 
@@ -54,7 +55,19 @@ def load_sets(data: str, mini: str) -> dict:
     doc = lambda sid: sid.rsplit("-", 1)[0]   # noqa: E731  tab-dev-001-91094-007 -> tab-dev-001-91094
     out["tab"] = {"tune": [s for s in tab if not _md5_odd(doc(s[0]))],
                   "heldout": [s for s in tab if _md5_odd(doc(s[0]))]}
+    # ASR-style views (lower case, no punctuation) of the two written sets, same splits
+    for name in ("mini", "tab"):
+        out[f"{name}_lc"] = {part: [lower_no_punct(x) for x in sents] for part, sents in out[name].items()}
     return out
+
+
+def lower_no_punct(sent):
+    """The sentence as an ASR system writes it: lower case, punctuation-only tokens dropped with their tags."""
+    sid, toks, tags = sent
+    keep = [i for i, t in enumerate(toks) if any(c.isalnum() for c in t)]
+    tg = [tags[i] for i in keep]
+    tg = [("B-" + t[2:]) if t.startswith("I-") and (k == 0 or tg[k - 1] == "O") else t for k, t in enumerate(tg)]
+    return sid, [toks[i].lower() for i in keep], tg
 
 
 def write_mini(path: str, n_dialogues: int = 200, seed: int = 0) -> None:
@@ -136,10 +149,29 @@ def score(sents, flagged) -> dict:
 
 def predict(a) -> int:
     sets = load_sets(a.data, a.mini)
+    if a.audit:       # one process, the detectors loaded once: the default, then each filter off in turn
+        from pydeid.text.detectors import FILTERS, Detection, DetectionConfig
+        det = Detection(DetectionConfig())
+        base = a.out
+        for f in [""] + list(FILTERS):
+            det._off = {f} if f else set()
+            a.filters_off, a.label, a.out = f, f"off {f}" if f else "pydeid default", f"{base}.{f or 'full'}.json"
+            _predict_one(a, sets, lambda tl: _run_detection(det, tl), ("tune",))
+        return 0
     run = make_runner(a.system, a.model, a.filters_off.split(",") if a.filters_off else [])
+    return _predict_one(a, sets, run, ("tune", "heldout"))
+
+
+def _run_detection(det, tl):
+    with Timer() as tm:
+        spans = det.detect_many(tl)
+    return [sorted({i for s in sp for i in range(s.start, s.end)}) for sp in spans], tm.times
+
+
+def _predict_one(a, sets, run, parts) -> int:
     out = {"label": a.label, "system": a.system, "filters_off": a.filters_off or "", "results": {}}
     for name in a.sets.split(","):
-        for part in ("tune", "heldout"):
+        for part in parts:
             sents = sets[name][part]
             fl, dt = run([t for _, t, _ in sents])
             sc = score(sents, fl)
@@ -159,8 +191,21 @@ def _pct(x):
 def report(a) -> int:
     rows = [json.load(open(p)) for p in a.preds]
     pres = next((r for r in rows if r["system"] == "presidio"), None)
-    lines = []
     keys = list(dict.fromkeys(k for r in rows for k in r["results"]))
+    lines = ["\n### Summary, held-out parts: recall / precision % [95 % CI], CPU ratio to Presidio\n",
+             "| set | " + " | ".join(r["label"] for r in rows) + " |", "|---|" + "---|" * len(rows)]
+    for key in (k for k in keys if k.endswith("/heldout")):
+        cells = []
+        for r in rows:
+            s = r["results"].get(key)
+            if s is None:
+                cells.append("-")
+                continue
+            rel = f", {pres['results'][key]['cpu'] / s['cpu']:.1f}x" if pres and key in pres["results"] else ""
+            cells.append(f"{_pct(s['recall'])} [{_pct(s['recall_ci'][0])}, {_pct(s['recall_ci'][1])}] / "
+                         f"{_pct(s['precision'])} [{_pct(s['precision_ci'][0])}, {_pct(s['precision_ci'][1])}]{rel}")
+        lines.append(f"| {key.split('/')[0]} ({next(r['results'][key]['sentences'] for r in rows if key in r['results'])}"
+                     f" sentences) | " + " | ".join(cells) + " |")
     for key in keys:
         name, part = key.split("/")
         any_r = next(r["results"][key] for r in rows if key in r["results"])
@@ -224,6 +269,8 @@ def main(argv=None) -> int:
     pr.add_argument("--data", required=True, help="the folder holding text_snips, text_slurp, text_tab")
     pr.add_argument("--mini", required=True, help="the CoNLL file the mini mode wrote")
     pr.add_argument("--sets", default=",".join(SETS))
+    pr.add_argument("--audit", action="store_true", help="pydeid: the default, then each filter off in turn, "
+                    "tuning parts only, one process (--out is a prefix)")
     pr.add_argument("--out", required=True)
     rp = sub.add_parser("report")
     rp.add_argument("--out", required=True)

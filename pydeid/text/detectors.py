@@ -141,6 +141,46 @@ class DetectionConfig:
         return DEFAULT_DETECTORS + (["flair"] if self.flair_model else [])
 
 
+# the context the title, wake-word, platform and sentence-start filters were written for: one short voice-assistant
+# command or media request ("olly play jazz", "Rate The Universe Maker 4 stars", "Is Romance on the Range playing")
+_COMMAND_VERBS = {
+    "play", "add", "rate", "book", "find", "show", "give", "put", "tell", "search", "look", "set", "turn", "remind",
+    "wake", "send", "open", "remove", "check", "get", "call", "text", "email", "order", "start", "stop", "cancel",
+    "create", "delete", "make", "read", "list", "schedule", "change", "increase", "decrease", "lower", "raise",
+    "mute", "pause", "resume", "skip", "repeat", "shuffle", "listen", "hear", "reserve", "dim", "switch", "buy",
+    "post", "tweet", "share", "save", "note", "write", "let", "let's", "update", "clear", "describe", "explain",
+    "define", "recommend", "suggest", "locate", "navigate", "take", "bring", "help", "display", "tune", "ad",
+    "edit", "drop", "go", "reply", "notify", "include", "move", "pull", "calculate", "alert", "report", "use",
+    "google", "lookup", "tweet", "answer", "confirm", "insert", "forward", "stream", "watch", "translate", "convert"}
+_QUESTION_OPENERS = {"what", "what's", "whats", "when", "where", "who", "who's", "how", "is", "are", "will", "do",
+                     "does", "did", "which", "can", "could", "would", "should", "was", "were", "has", "have"}
+_REQUEST_FRAMES = {("i", "want"), ("i", "need"), ("i'd", "like"), ("i'd", "love"), ("i", "would"), ("i", "wanna"),
+                   ("i'm", "looking"), ("i", "wish"), ("i", "like"), ("we", "want"), ("we", "need"), ("we'd", "like"),
+                   ("need", "a"), ("need", "to"), ("for", "my")}
+_PREFIX = {"please", "hey", "ok", "okay", "hi", "so", "now", "and", "um", "uh", "just", "olly", "alexa", "siri",
+           "google", "cortana", ","}
+MAX_COMMAND_WORDS = 20
+
+
+def command_style(tokens: Sequence[str]) -> bool:
+    """One short request to a voice assistant or a media app: at most 20 words, no sentence end inside it, and
+    opening (after wake words and "please") with a command verb, a question word or "I want / I'd like"."""
+    words = [t.lower() for t in tokens if any(c.isalnum() for c in t)]
+    if not words or len(words) > MAX_COMMAND_WORDS:
+        return False
+    if any(t in (".", "?", "!") or len(t) > 1 and t.endswith((".", "?", "!")) and t[:-1].isalpha() and
+           t not in ("Mr.", "Mrs.", "Ms.", "Dr.", "St.") for t in tokens[:-1]):
+        return False                        # several sentences: a dialogue turn, a paragraph
+    i = 0
+    while i < len(words) - 1 and words[i] in _PREFIX:
+        i += 1
+    w = words[i]
+    if w == "will" and i + 1 < len(words) and not words[i + 1] == [t for t in tokens if any(
+            c.isalnum() for c in t)][i + 1]:
+        return False                        # "Will Smith called": a name, not "will it rain"
+    return w in _COMMAND_VERBS or w in _QUESTION_OPENERS or tuple(words[i:i + 2]) in _REQUEST_FRAMES
+
+
 class Detection:
     def __init__(self, cfg: DetectionConfig):
         self.cfg = cfg
@@ -191,21 +231,23 @@ class Detection:
         if not self.cfg.amounts:
             spans = [s for s in spans if s.type != "AMOUNT" and "grammar:amount" not in s.detectors]
         off = self._off
+        cmd = self._command                  # the filters written for commands apply to commands only
         if name in ("spacy", "gazetteer", "capitalisation", "cues"):
             from .gazetteer import context_filter
             if "wake_words" not in off:
-                spans = _strip_wake_words(self._tokens, spans)
-            if "context" not in off:
+                spans = _strip_wake_words(self._tokens, spans, cmd)
+            if "context" not in off and cmd:
                 spans = context_filter(self._tokens, spans, self._covered)
             if "cue_words" not in off:
                 from .categories import veto_names
                 spans = veto_names(self._tokens, spans)
-        if name in ("spacy", "gazetteer", "cues") and "work_titles" not in off and _work_sentence(self._tokens):
+        if name in ("spacy", "gazetteer", "cues") and "work_titles" not in off and cmd and \
+                _work_sentence(self._tokens):
             gaz = self._gaz if name != "gazetteer" else [False] * len(self._tokens)
             spans = [s for s in spans if "gazetteer:service" in s.detectors or not _work_title(self._tokens, s, gaz)]
         if name in ("spacy", "flair") and "specific_time" not in off:
             spans = [s for s in spans if s.type not in ("DATE", "TIME") or _specific_time(self._tokens, s)]
-        if name == "spacy" and "platforms" not in off and is_lower_case(self._tokens):   # lower-case platform only
+        if name == "spacy" and "platforms" not in off and cmd and is_lower_case(self._tokens):
             spans = [s for s in spans if not (s.type == "ORG" and all(
                 t.islower() and (t.strip(".,!?") in PLATFORMS or t in ("'s", "the"))
                 for t in self._tokens[s.start:s.end]))]
@@ -225,6 +267,7 @@ class Detection:
         for k, toks in enumerate(token_lists):
             lists: dict[str, list[Span]] = {}
             self._tokens = toks
+            self._command = command_style(toks)
             self._covered = [False] * len(toks)
             for n in per:
                 for s in per[n][k]:
@@ -238,7 +281,7 @@ class Detection:
                 lists.update(self._split(n, per[n][k]))
             spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
             out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
-                                   "article" not in self._off))
+                                   "article" not in self._off and self._command))
         return out
 
 
@@ -263,16 +306,26 @@ def _one_type_per_digit_string(spans: list[Span], precise: list[Span]) -> list[S
 _SPECIFIC_CATS = set("DTYOMwrgnmQVZWHceyx")   # grammar classes that make a date or time specific (see grammars.py)
 
 
+# a date or time expression with one of these names a kind of time, not the time of an event
+_GENERIC_TIME_WORDS = {"every", "each", "daily", "weekly", "monthly", "yearly", "annually", "annual", "nightly",
+                       "hourly", "per", "what", "which", "how", "whatever", "any", "some"}
+
+
 def _specific_time(tokens: Sequence[str], s: Span) -> bool:
-    """A tagger's DATE/TIME span is kept when it names a specific date or time: a number, month, weekday, relative
-    day, part of day, ordinal, year or a capitalised holiday ("Christmas"); "every day", "what year", "daily" are
-    not personal data."""
+    """A tagger's DATE/TIME span is kept when it can date an event: a number, month, weekday, relative day, part of
+    day, ordinal, year, a capitalised holiday ("Christmas"), or a unit of time anchored to another date ("the prior
+    year", "the same day", "the end of the month": with one date of the document they give the date). Frequencies
+    and questions ("every day", "daily", "what year") and a bare "time" are not personal data."""
     from .grammars import categories
     cats = categories(tokens[s.start:s.end])
     # a greeting names no time: "Good morning", "good night"
     if set(cats) == {"g"} and s.start > 0 and tokens[s.start - 1].lower() == "good":
         return False
-    return any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end])
+    if any(c in _SPECIFIC_CATS for c in cats) or any(t[:1].isupper() for t in tokens[s.start:s.end]):
+        return True
+    if any(t.lower() in _GENERIC_TIME_WORDS for t in tokens[max(0, s.start - 1):s.end]):
+        return False
+    return any(c in "uUeq" for c in cats)
 
 
 # a sentence about a work (a song, a book, a playlist, a rating) names titles: spaCy calls many titles organisations
@@ -337,14 +390,18 @@ PLATFORMS = {"facebook", "twitter", "instagram", "whatsapp", "snapchat", "linked
              "ipad", "iphone", "ipod", "kindle", "wemo", "hue", "nest", "roku", "chromecast", "xbox", "playstation"}
 
 
-def _strip_wake_words(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
+def _strip_wake_words(tokens: Sequence[str], spans: list[Span], command: bool = True) -> list[Span]:
     """Wake words leave the edges of a name-like span; what is left is dropped when it is only common words
-    ("olly play" -> nothing; "hey siri john smith" -> "john smith")."""
+    ("olly play" -> nothing; "hey siri john smith" -> "john smith"). Outside a command a wake word is a wake word
+    only where one wakes a device: first in the sentence or after "hey"/"ok" ("Alexa and Tom came" keeps Alexa)."""
     from .gazetteer import common_words
 
     def wake(i):
         w = tokens[i].lower().strip(".,!?")
-        return w in WAKE_WORDS or w in _WAKE_COMPANIES and (i == 0 or tokens[i - 1].lower() in _WAKE_CALLS)
+        called = i == 0 and len(tokens) > 1 and tokens[1] == "," or i > 0 and tokens[i - 1].lower() in _WAKE_CALLS
+        if w in WAKE_WORDS:
+            return command or called
+        return w in _WAKE_COMPANIES and (command and i == 0 or called)
     out = []
     for s in spans:
         if s.type not in ("PER", "ORG", "LOC") or not any(wake(i) for i in range(s.start, s.end)):
