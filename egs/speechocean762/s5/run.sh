@@ -126,6 +126,7 @@ vctk_per_spk=4            # VCTK utterances per speaker (13 speakers, 9 of them 
 lms=                      # stage 5/7 LMs (empty: from --general-lm/--corpus-lm); "general" alone skips the
                           # training-transcript LM (bench/voice_real.sh)
 text_strategy="default=surrogate"   # values from outside the corpus, consistent per dialogue (docs/surrogates.md)
+pseudonym_source=faker    # stage 2: transform-text --pseudonym-source (corpus: names of the corpus itself, never for a corpus to share)
 detect_opts="--uncased-input true"   # stage 2: steps/tag_entities.sh options (default detectors; upper-case text)
 neutral_corpus=true       # stage 4b: the neutral utility subset in both modes (silence, spoken pseudonyms)
 neutral_lm=general        # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)
@@ -314,6 +315,7 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   [ -s exp/tags/test/tags.conll ] && [ exp/tags/test/tags.conll -nt data/test/text ] ||
     steps/tag_entities.sh $detect_opts --nj 1 --cmd "$decode_cmd" data/test - exp/tags/test
   done_ok data/test_text || steps/transform_text.sh --strategy "$text_strategy" --p 1.0 --seed "$seed" \
+    --pseudonym-source "$pseudonym_source" \
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
 fi
 
