@@ -135,6 +135,8 @@ def decode_phones_data_dir(data, out_dir, lw: float = DEFAULT_LW) -> dict:
                 if line.endswith("\t."):   # complete line (a line cut by a kill has no end mark)
                     u, _, ph = line[:-2].partition(" ")
                     done[u] = ph
+            # keep the complete lines only: what is appended next must not join a line cut by the kill
+            atomic_write_text(partial, "".join(f"{u} {ph}\t.\n" for u, ph in done.items()))
     dec = PhoneDecoder(lw=lw)
     with open(partial, "a", encoding="utf-8") as f:
         for utt in d.utts:

@@ -97,6 +97,27 @@ def test_decoding_resumes_after_a_kill_and_is_deterministic(so_test, decoded, tm
     (out / "text.partial").write_text(full[0] + "\t.\n" + full[1][:12])
     (out / "decode_phones.partial.json").write_text(json.dumps({"lw": 4.0, "audio_seconds": 1.0,
                                                                 "decode_cpu_seconds": 0.1}))
+    from pydeid.asr import phone_decode
+
+    class Killed(Exception):
+        pass
+
+    calls = []
+    real = phone_decode.PhoneDecoder.decode
+
+    def decode_then_kill(self, wav):   # killed again after one more utterance
+        if calls:
+            raise Killed
+        calls.append(1)
+        return real(self, wav)
+
+    phone_decode.PhoneDecoder.decode = decode_then_kill
+    try:
+        with pytest.raises(Killed):
+            decode_phones_data_dir(so_test, out)
+    finally:
+        phone_decode.PhoneDecoder.decode = real
+    assert (out / "text.partial").read_text().splitlines() == [ln + "\t." for ln in full[:2]]
     info = decode_phones_data_dir(so_test, out)
     assert (out / "text").read_text().splitlines() == full
     assert info["utterances"] == 4 and not (out / "text.partial").exists()

@@ -84,6 +84,13 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     assert rep["vctk"]["vctk"]["words"] == rep["vctk"]["vctk_mcadams"]["words"] > 0
     assert "VCTK sample: pocketsphinx WER" in res and re.search(r"\| McAdams +\| \d+\.\d \[", res)
     assert (rec / "exp" / "ps" / "decode_general_vctk_mcadams" / "decode_pocketsphinx.json").is_file()
+    # the phone error rate beside the word WER (stage 5, --per true): original first, paired difference, meter's WER
+    per = [ln.split("\t") for ln in (rec / "exp" / "utility" / "per.tsv").read_text().splitlines()]
+    assert [r[0] for r in per] == ["method", "original", "mcadams"]
+    o, m = (dict(zip(per[0], r)) for r in per[1:])
+    assert 0 < float(o["per"]) < 100 and o["n_phones"] == m["n_phones"] and m["per_diff"] != "NA"
+    assert m["wer_original_meter"] == o["wer"] != "NA"
+    assert "phone error rate of phone-loop decoding" in res and re.search(r"\| McAdams +\| \d+\.\d \[", res)
     # CPU and wall time of every stage 0-6 (stage 7 writes the table while it runs)
     assert [r["stage"] for r in rep["stage_times"]] == [str(i) for i in range(7)]
     assert all(r["cpu_s"] >= 0 for r in rep["stage_times"]) and sum(r["cpu_s"] for r in rep["stage_times"]) > 10
