@@ -236,8 +236,8 @@ class Detection:
             from .gazetteer import context_filter
             if "wake_words" not in off:
                 spans = _strip_wake_words(self._tokens, spans, cmd)
-            if "context" not in off and cmd:
-                spans = context_filter(self._tokens, spans, self._covered)
+            if "context" not in off:
+                spans = context_filter(self._tokens, spans, self._covered, cmd)
             if "cue_words" not in off:
                 from .categories import veto_names
                 spans = veto_names(self._tokens, spans)

@@ -426,12 +426,15 @@ def _title_run(tokens: Sequence[str], a: int, b: int, covered: list[bool]) -> tu
     return tl or tr, (el if el is not None else a), (er + 1 if er is not None else b)
 
 
-def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool] | None = None) -> list[Span]:
+def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool] | None = None,
+                   command: bool = True) -> list[Span]:
     """Context rules over name-like spans (PER, ORG, LOC) of a tagger or the gazetteer:
     * a span right after a work noun ("the book X", "this album X") or right before "playlist"/"album" is a title;
     * on cased text, a span inside a longer run of title-case words is part of a title ("Is Romance on the Range
       playing", "The Band of Honest Men"), unless the run's other words are names too;
-    * a sentence-initial common word is not part of a name ("Rate this ...", "Add Sia to ...")."""
+    * a sentence-initial common word is not part of a name ("Rate this ...", "Add Sia to ...").
+    These three remove or shrink spans and apply to commands only (command=False: detectors.command_style); the
+    capitalised words right next to a span extend it everywhere ("ANNA KOWALSKI")."""
     low = [_norm(t) for t in tokens]
     common = common_words()
     if covered is None:
@@ -445,7 +448,7 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
             out.append(s)
             continue
         a, b = s.start, s.end
-        while a < b and is_sentence_start(tokens, a) and low[a] in common and tokens[a][:1].isupper():
+        while command and a < b and is_sentence_start(tokens, a) and low[a] in common and tokens[a][:1].isupper():
             a += 1
         k = a - 1
         while k >= 0 and low[k] in ("the", "a", "an", "this", "that", "my", "our", "your", "his", "her", "their",
@@ -455,15 +458,16 @@ def context_filter(tokens: Sequence[str], spans: list[Span], covered: list[bool]
         after = low[b] if b < len(low) else ""
         # "Book The Fry Bread House", "I want to book the City Tavern": the verb, not a work noun
         verb = before in _VERB_NOUNS and (k == 0 or low[k - 1] in _VERB_SUBJECTS)
-        if before in CREATIVE_WORDS and not verb or after in ("playlist", "playlists", "album", "soundtrack", "saga", "series",
-                                                 "trilogy", "novel", "book", "movie", "film"):
+        if command and (before in CREATIVE_WORDS and not verb or after in (
+                "playlist", "playlists", "album", "soundtrack", "saga", "series", "trilogy", "novel", "book", "movie",
+                "film")):
             continue
         # only a capitalised span can be part of a run of title-case words ("add brad kane to the Pumping Iron
         # soundtrack": the name is written in lower case, the title is not)
         # (a known streaming service is never part of a title: "Play The God That Failed on Vimeo")
         if b > a and any(tokens[k][:1].isupper() for k in range(a, b)) and "gazetteer:service" not in s.detectors:
             title, a2, b2 = _title_run(tokens, a, b, covered)
-            if title:
+            if title and command:
                 continue
             # a possessive ends a name: "cassie's Punk Rock Workout playlist" is an owner and a title
             if low[b - 1].endswith("'s"):
