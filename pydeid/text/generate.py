@@ -227,6 +227,3 @@ def _tlds():
     from .lexicon import TLDS
     return TLDS
 
-
-def is_spelled(tok: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z](-[A-Za-z])*", tok))
