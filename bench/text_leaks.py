@@ -135,7 +135,7 @@ def count(utts: dict, out_text: dict, tagged: dict | None = None) -> dict:
         found.update(w for t in toks for w in set(word_forms(t)))
     res = {}
     for kind in PROBES:
-        words, in_place, n_tok, found_words = set(), 0, 0, set()
+        words, in_place, n_tok = set(), 0, 0
         for u, (k, toks, spans) in utts.items():
             if k != kind:
                 continue

@@ -133,7 +133,8 @@ class ValueGenerator:
         return _one_word(self.faker().last_name())
 
     def name_word(self, orig: str) -> str:
-        """A first name for a word that is a first name in faker's lists, else a surname."""
+        """A first name for a word that is a first name in faker's lists, else a surname ("" when faker's value
+        is not plain ASCII: the caller redraws)."""
         w = orig.lower().strip(".,;:!?'\"")
         return self.first_name() if w in _first_names() else self.last_name()
 
@@ -198,14 +199,18 @@ class ValueGenerator:
 
 def _one_word(s: str) -> str:
     toks = _tokens(s)
-    return toks[0] if toks else "x"
+    return toks[0] if toks else ""
 
 
 def _tokens(value: str) -> list[str]:
+    """The words of a faker value; [] (a value the caller redraws) when one is not plain ASCII letters (an
+    apostrophe inside allowed: "O'Neill"), so transcripts and ASR vocabularies get no new characters."""
     out = []
-    for t in value.replace("-", " ").replace(",", " ").split():
+    for t in value.replace("\u2019", "'").replace("-", " ").replace(",", " ").split():
         t = t.strip(".,;:!?()\"'")
         if t and t.lower() not in ("and", "&"):
+            if not re.fullmatch(r"[A-Za-z]+('[A-Za-z]+)?", t):
+                return []
             out.append(t)
     return out
 
@@ -222,6 +227,3 @@ def _tlds():
     from .lexicon import TLDS
     return TLDS
 
-
-def is_spelled(tok: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z](-[A-Za-z])*", tok))

@@ -744,7 +744,7 @@ class Surrogate(Strategy):
 
     def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
         from .categories.surrogates import LEXICON_POOLS, category_value
-        from .generate import is_spelled, is_spoken_address, words_of
+        from .generate import is_spoken_address, words_of
         from .grammars import spelled_spans
         spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
         if spelled and all(i in spelled or number_class(t) for i, t in enumerate(toks)):

@@ -90,13 +90,13 @@ def test_rerun_with_another_seed_is_refused_unless_overwrite(probes, tmp_path, c
 
     def cli(*opts):
         return main(["transform-text", *opts, "--secret-dir", str(tmp_path / "sec"), *args[-3:]])
-    assert step().returncode == 0
+    assert cli() == 0
     text = (tmp_path / "out" / "text").read_text()
     assert cli() == 0                                        # same seed: a rerun gives the same output
     assert (tmp_path / "out" / "text").read_text() == text
     assert cli("--seed", "3") == 2                          # a usage error, as argparse
     assert "--seed 0" in capsys.readouterr().err
-    r = step("--seed", "3")
+    r = step("--seed", "3")                                  # the step checks before its job: one line
     assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "--seed 0" in r.stderr and "--seed 3" in r.stderr and "pseudonyms.out." in r.stderr
     assert "--overwrite-map true" in r.stderr and "Traceback" not in r.stderr
