@@ -1,6 +1,5 @@
 """No import cycle inside pydeid/: every module's imports (imports inside functions included) are parsed, resolved
-to pydeid modules, and the strongly connected components of that graph must be single modules, except the cycles
-listed in KNOWN (being untangled elsewhere; a new cycle, or a known one that grew, fails)."""
+to pydeid modules, and the strongly connected components of that graph must be single modules."""
 
 import ast
 import functools
@@ -9,12 +8,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "pydeid"
-# text strategies <-> surrogate categories <-> pools: low-level helpers still live in the strategy module
-KNOWN = [
-    {"pydeid.text.strategies", "pydeid.text.categories.surrogates", "pydeid.text.pools"},
-]
-
-
 def _modules() -> dict[str, Path]:
     out = {}
     for p in ROOT.rglob("*.py"):
@@ -90,13 +83,12 @@ def test_the_checker_finds_a_cycle():
     assert "pydeid.voice.vtln.phone_classes" in g["pydeid.voice.vtln.core"]       # an import inside a function
 
 
-@pytest.mark.parametrize("package", ["pydeid.voice", "pydeid.cli", "pydeid.io", "pydeid.mask", "pydeid.align"])
+@pytest.mark.parametrize("package", ["pydeid.voice", "pydeid.text", "pydeid.cli", "pydeid.io", "pydeid.mask",
+                                     "pydeid.align"])
 def test_no_cycle_in(package):
     found = [c for c in cycles(import_graph()) if any(m == package or m.startswith(package + ".") for m in c)]
     assert found == [], found
 
 
-def test_only_known_cycles_remain():
-    found = cycles(import_graph())
-    unexpected = [c for c in found if not any(c <= k for k in KNOWN)]
-    assert unexpected == [], unexpected
+def test_no_cycle_anywhere():
+    assert cycles(import_graph()) == []

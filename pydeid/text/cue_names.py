@@ -175,7 +175,7 @@ def _lists():
 def person_cues(tokens: Sequence[str]) -> list[Span]:
     """PER spans of the person contexts above (see the module doc)."""
     from .gazetteer import is_common
-    from .strategies import text_case
+    from .wordforms import text_case
     cased = text_case(tokens) != "lower"
     first, last = _lists()
     low = [t.lower() for t in tokens]

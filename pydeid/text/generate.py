@@ -150,7 +150,7 @@ class ValueGenerator:
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:
         """Spelled letters ("K", "K-O-W") become random letters of the same count and case; a spelled digit word
         or digit a random other digit of the same form."""
-        from .strategies import other_letter, random_same_class
+        from .wordforms import other_letter, random_same_class
         out = []
         for t in toks:
             if re.fullmatch(r"[A-Za-z](-[A-Za-z])*", t):
@@ -164,7 +164,7 @@ class ValueGenerator:
         """A spoken e-mail or web address of the same shape: glue words ("dot", "at", "underscore") and the
         top-level domain kept, each other word a generated one (names before "at", a mail domain after)."""
         from .lexicon import TLDS
-        from .strategies import match_case
+        from .wordforms import match_case
         out, after_at = [], False
         last_word = max((i for i, t in enumerate(toks) if t.lower() not in ADDRESS_GLUE), default=-1)
         for i, t in enumerate(toks):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .lexicon import NON_IDENTIFYING
-from .strategies import text_case
+from .wordforms import text_case
 
 NAME_TYPES = ("PER", "LOC", "ORG")
 

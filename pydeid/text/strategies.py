@@ -39,9 +39,10 @@ from typing import Sequence
 import numpy as np
 
 from .dp import INF, EpsilonReport, epsilon_eq2
-from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS,
-                      TENS_WORDS, WEEKDAYS, identifying)
+from .lexicon import DIGIT_CLASS, TEEN_CLASS, WEEKDAYS, identifying
 from .pools import GENERATED_TYPES, Pools
+from .wordforms import (_ORDINAL_CLASS, match_case, number_class, other_letter, random_same_class,  # noqa: F401 (re-exported)
+                        spelled_letters, text_case)
 
 REDACT_TOKEN = "IIIII"
 PLACEHOLDER_TOKEN = "PLACEHOLDER"
@@ -49,29 +50,6 @@ DEFAULT_EXEMPLARS = {"PER": "Smith", "ORG": "SAP", "LOC": "London", "DATE": "Mon
                      "NUM": "five"}
 
 _TYPE_PUBLIC = "type treated as public (a token is replaced by one of its own type)"
-
-
-def text_case(tokens: Sequence[str]) -> str:
-    """The case of all letters of `tokens`: lower, upper (at least two letters: "I" alone is no capitals text) or
-    mixed."""
-    letters = [c for c in "".join(tokens) if c.isalpha()]
-    if letters and all(c.islower() for c in letters):
-        return "lower"
-    if len(letters) > 1 and all(c.isupper() for c in letters):
-        return "upper"
-    return "mixed"
-
-
-def match_case(orig: Sequence[str], repl: Sequence[str]) -> list[str]:
-    """Lower-case a replacement when the original was lower-case (ASR-style text), upper-case it when the original
-    was in capitals, so case does not reveal it; otherwise surrogates keep their own case (a pool word keeps the case
-    it had in the corpus)."""
-    case = text_case(orig)
-    if case == "lower":
-        return [r.lower() for r in repl]
-    if case == "upper":
-        return [r.upper() for r in repl]
-    return list(repl)
 
 
 def _clean_tokens(value: str) -> list[str]:
@@ -361,18 +339,6 @@ _KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "
                     "-", "(", ")", ",", ".", ":", "/", "+", "#"}
 
 
-def spelled_letters(t: str) -> int:
-    """How many letters a spelled token holds ("k": 1, "K-O-W": 3; 0: not spelled letters)."""
-    parts = t.split("-")
-    return len(parts) if all(len(p) == 1 and p.isalpha() for p in parts) else 0
-
-
-def other_letter(c: str, rng: np.random.Generator) -> str:
-    """A letter other than `c`, in its case (a spelled letter redrawn in place, as a digit is)."""
-    new = "abcdefghijklmnopqrstuvwxyz"[(ord(c.lower()) - 97 + int(rng.integers(1, 26))) % 26]
-    return new.upper() if c.isupper() else new
-
-
 def generated_value(toks: Sequence[str], ctx: "Context", typ: str | None = None) -> list[str]:
     """A generated surrogate for a number, identifier, e-mail or amount span: each number word or digit string is
     redrawn within its class and never equals the original (so a phone number never travels to another utterance);
@@ -521,45 +487,6 @@ class FullEntity(_Sampling):
 
 
 # ---------------------------------------------------------------------------------------------- numbers
-_ORDINAL_CLASS = sorted(ORDINAL_WORDS)
-_CLASSES = [
-    ("digit", DIGIT_WORDS, DIGIT_CLASS),
-    ("teen", TEEN_WORDS, TEEN_CLASS),
-    ("tens", TENS_WORDS, TENS_CLASS),
-    ("ordinal", ORDINAL_WORDS, _ORDINAL_CLASS),
-    ("month", MONTHS, [m.capitalize() for m in MONTHS]),
-    ("weekday", WEEKDAYS, [w.capitalize() for w in WEEKDAYS]),
-]
-
-
-def number_class(tok: str) -> tuple[str, list[str] | int] | None:
-    """The class a number-like token is redrawn from: a word list, or the length of a written digit string."""
-    low = tok.lower()
-    for name, members, out in _CLASSES:
-        if low in members:
-            return name, out
-    nd = sum(c.isdigit() for c in tok)
-    if nd:
-        return "digits", nd
-    return None
-
-
-def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False) -> str | None:
-    cls = number_class(tok)
-    if cls is None:
-        return None
-    name, out = cls
-    for _ in range(32):
-        if name == "digits":
-            new = "".join(str(int(rng.integers(10))) if c.isdigit() else c for c in tok)
-        else:
-            new = out[int(rng.integers(len(out)))]
-            new = match_case([tok], [new])[0]
-        if not avoid or new.lower() != tok.lower():
-            return new
-    return new
-
-
 # words of a spoken number that random_digits keeps as structure ("area code", "double four", "two point five")
 NUMBER_STRUCTURE = frozenset({"area", "code", "double", "triple", "and", "point", "hundred", "thousand", "million",
                               "extension", "dash", "hash", "star", "plus"})

@@ -27,7 +27,7 @@ import re
 from typing import Sequence
 
 from ..lexicon import DIGIT_CLASS, DIGIT_WORDS
-from ..strategies import match_case
+from ..wordforms import match_case
 from . import lexicons as L
 
 LEXICON_POOLS = {
@@ -67,7 +67,7 @@ def _other_digits(tok: str, rng) -> str:
 
 
 def _number_token(tok: str, rng) -> str:
-    from ..strategies import random_same_class
+    from ..wordforms import random_same_class
     new = random_same_class(tok, rng, avoid=True)
     return tok if new is None else new
 
@@ -152,7 +152,7 @@ def _credential(toks, ctx) -> list[str]:
 
 
 def _address(toks, ctx) -> list[str]:
-    from ..strategies import number_class
+    from ..wordforms import number_class
     out = []
     for t in toks:
         low = t.lower()
