@@ -13,6 +13,10 @@
 #   --detect-config conf/text/detect.yaml   --combine ""  (union | priority)   --amounts false (tag AMOUNT too)
 #   --lowercase-input false     tag lower-cased text (simulates ASR output)
 #   --uncased-input false       the text has no case (all upper case): detect on it lower-cased, keep its tokens
+#   --dialogue-context true     add the spans the dialogue shows (a number read out over several turns, the letters
+#                               beside a spelled name, later mentions of a tagged name: detector 'dialogue'), so that
+#                               masking silences those words too (dialogues: <data>/utt2dialogue, else the utterance
+#                               id minus its speaker prefix and last '-' field)
 #   --nj 1  --cmd "$decode_cmd"
 set -euo pipefail
 
@@ -22,6 +26,7 @@ combine=
 amounts=false
 lowercase_input=false
 uncased_input=false
+dialogue_context=true
 nj=1
 cmd=${decode_cmd:-${train_cmd:-run.pl}}
 help_message="Usage: $0 [options] <data> <model-dir|-> <out-dir>  (see the header of $0)"
@@ -50,17 +55,27 @@ opts=(--config "$detect_config")
 [ -n "$combine" ] && opts+=(--combine "$combine")
 [ "$lowercase_input" = true ] && opts+=(--lowercase-input)
 [ "$uncased_input" = true ] && opts+=(--uncased-input)
+case $dialogue_context in true|false) ;; *) echo "$0: --dialogue-context must be true or false, not '$dialogue_context'" >&2; exit 1 ;; esac
 
 mkdir -p "$dir/log"
 tmp=$(mktemp -d "$dir/.tag.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 if [ "$nj" -gt 1 ]; then
   utils/split_data.sh "$data" "$nj" >/dev/null
-  $cmd JOB=1:$nj "$dir/log/tag.JOB.log" pydeid tag-entities "${opts[@]}" "$data/split$nj/JOB" "$tmp/tags.JOB.conll" \
+  # the jobs split a dialogue's speakers apart: its context is added once, over the merged tags
+  $cmd JOB=1:$nj "$dir/log/tag.JOB.log" pydeid tag-entities "${opts[@]}" --dialogue-context false \
+    "$data/split$nj/JOB" "$tmp/tags.JOB.conll" \
     || { utils/job_failed.sh "$0: tagging failed" "$dir/log"/tag.*.log; exit 1; }
-  for n in $(seq "$nj"); do cat "$tmp/tags.$n.conll"; done > "$tmp/tags.conll"
+  for n in $(seq "$nj"); do cat "$tmp/tags.$n.conll"; done > "$tmp/tags.split.conll"
+  if [ "$dialogue_context" = true ]; then
+    dc_opts=(); [ "$uncased_input" = true ] && dc_opts+=(--uncased-input)
+    pydeid dialogue-context "${dc_opts[@]}" "$data" "$tmp/tags.split.conll" "$tmp/tags.conll" >"$dir/log/dialogue_context.log" \
+      || { echo "$0: dialogue context failed: $(tail -1 "$dir/log/dialogue_context.log")" >&2; exit 1; }
+  else
+    mv "$tmp/tags.split.conll" "$tmp/tags.conll"
+  fi
 else
-  $cmd "$dir/log/tag.1.log" pydeid tag-entities "${opts[@]}" "$data" "$tmp/tags.conll" \
+  $cmd "$dir/log/tag.1.log" pydeid tag-entities "${opts[@]}" --dialogue-context "$dialogue_context" "$data" "$tmp/tags.conll" \
     || { utils/job_failed.sh "$0: tagging failed" "$dir/log/tag.1.log"; exit 1; }
 fi
 mv "$tmp/tags.conll" "$dir/tags.conll"

@@ -27,6 +27,16 @@ def add_arguments(p):
                    help="the text carries no case (all upper case: LibriSpeech, speechocean762): the detectors see it "
                         "lower-cased, as ASR output (on upper case spaCy calls most phrases an ORG), the output keeps "
                         "the text's own tokens")
+    p.add_argument("--dialogue-context", default="true", choices=["true", "false"],
+                   help="data dir input: add the spans the dialogue shows (a number read out over several turns, the "
+                        "letters beside a spelled name, later mentions of a tagged name; detector 'dialogue'), so "
+                        "masking silences them too")
+    p.add_argument("--dialogue-mode", default="auto",
+                   choices=["auto", "utt2dialogue", "strip-speaker", "regex", "utterance", "speaker"],
+                   help="how utterances group into dialogues (as transform-text): auto = <data>/utt2dialogue if "
+                        "present, else the utterance id minus its speaker prefix and last '-' field")
+    p.add_argument("--dialogue-sep", default="-")
+    p.add_argument("--dialogue-regex", default=None)
     p.add_argument("--gold", default=None, help="gold CoNLL: print exact/partial P/R/F1 of the detection")
     p.add_argument("input", help="data dir (its text is tagged) or CoNLL file (its tokens are tagged)")
     p.add_argument("out_conll", help="output CoNLL: token, tag, detectors")
@@ -71,6 +81,8 @@ def run(args):
     # --uncased-input: tags of the lower-cased tokens, written with the text's own tokens (one to one)
     seen = [[t.lower() for t in toks] for _, toks in items] if args.uncased_input else [toks for _, toks in items]
     spans = det.detect_many(seen)
+    if inp.is_dir() and args.dialogue_context == "true":
+        spans = _with_dialogue_context(inp, items, seen, spans, args)
     dt = time.time() - t0
     out = []
     for (u, toks), sp in zip(items, spans):
@@ -90,3 +102,23 @@ def run(args):
         p = [[(s.start, s.end, s.type) for s in sp] for sp in spans]
         print_prf(g, p)
     return 0
+
+
+def _with_dialogue_context(data, items, seen, spans, args):
+    """The detectors' spans plus those the dialogue shows (pydeid.text.context_spans); a span the pass added or
+    widened is credited to the detector 'dialogue'."""
+    from pydeid.io import FormatError
+    from pydeid.text.context_spans import dialogue_context
+    from pydeid.text.datadir import read_utt2spk
+    from pydeid.text.dialogue import dialogue_ids
+    from pydeid.text.spans import Span
+
+    utts = [u for u, _ in items]
+    try:
+        dlg, _ = dialogue_ids(utts, read_utt2spk(data), args.dialogue_mode, data, args.dialogue_sep,
+                              args.dialogue_regex)
+    except (FormatError, ValueError) as e:
+        raise SystemExit(f"tag-entities: {e}") from None
+    before = [{(s.start, s.end, s.type): s for s in sp} for sp in spans]
+    after = dialogue_context(seen, [list(b) for b in before], dlg)
+    return [[b.get(t) or Span(t[0], t[1], t[2], {"dialogue"}) for t in sp] for b, sp in zip(before, after)]

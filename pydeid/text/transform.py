@@ -18,11 +18,10 @@ import numpy as np
 
 from pydeid.io.conll import Sentence
 
-from .dialogue import continue_numbers
+from .context_spans import dialogue_context, extend_spelled  # noqa: F401 (extend_spelled re-exported)
 from .dp import INF, EpsilonReport, combine_max
 from .generate import words_of
 from .lexicon import identifying
-from .propagate import propagate_names
 from .pools import PoolError, Pools
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, corpus_pool_warning, make_strategy, text_case
 
@@ -115,11 +114,8 @@ class TextTransformer:
         out_sents: list[Sentence] = []
         dlg_of = [dialogues[k] if dialogues is not None else (s.id or "") for k, s in enumerate(sentences)]
         span_of = [spans[k] if spans is not None else s.spans() for k, s in enumerate(sentences)]
-        if cfg.continue_numbers:
-            span_of = continue_numbers([s.tokens for s in sentences], span_of, dlg_of)
-            span_of = [extend_spelled(s.tokens, sp) for s, sp in zip(sentences, span_of)]
-        if cfg.propagate_names:
-            span_of = propagate_names([s.tokens for s in sentences], span_of, dlg_of)
+        span_of = dialogue_context([s.tokens for s in sentences], span_of, dlg_of,
+                                   numbers=cfg.continue_numbers, names=cfg.propagate_names)
         # the value words of every entity of the input: no generated surrogate may hold one (generate.py)
         ctx.corpus_words = frozenset(w for s, sp in zip(sentences, span_of) for a, b, typ in sp
                                      for w in words_of(s.tokens[a:b], typ))
@@ -218,31 +214,6 @@ class TextTransformer:
         out_t.extend(tokens[pos:])
         out_g.extend(["O"] * (len(tokens) - pos))
         return out_t, out_g
-
-
-def _spelled_piece(tok: str) -> bool:
-    from .lexicon import DIGIT_WORDS
-    return (len(tok) == 1 and tok.isalpha()) or tok.lower() in DIGIT_WORDS
-
-
-def extend_spelled(tokens: Sequence[str], spans: Sequence[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """A span of letters spelled one by one also takes the untagged letters and digit words right beside it: "K two
-    W A L S K I" tagged from its W on would keep "K two" (a detector sees a run of three letters). A lone "a" or "I"
-    at the left end stays out unless a letter precedes it ("that is a K O W" keeps "a")."""
-    covered = {i for a, b, _ in spans for i in range(a, b)}
-    out = []
-    for a, b, typ in sorted(spans):
-        letters = sum(len(t) == 1 and t.isalpha() for t in tokens[a:b])
-        if letters >= 3 and all(_spelled_piece(t) for t in tokens[a:b]):
-            while a > 0 and a - 1 not in covered and _spelled_piece(tokens[a - 1]) and not (
-                    tokens[a - 1] in ("a", "A", "I") and not (a > 1 and _spelled_piece(tokens[a - 2]))):
-                a -= 1
-                covered.add(a)
-            while b < len(tokens) and b not in covered and _spelled_piece(tokens[b]):
-                covered.add(b)
-                b += 1
-        out.append((a, b, typ))
-    return out
 
 
 def _changed(orig, new) -> int:
