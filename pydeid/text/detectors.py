@@ -175,9 +175,10 @@ def command_style(tokens: Sequence[str]) -> bool:
     while i < len(words) - 1 and words[i] in _PREFIX:
         i += 1
     w = words[i]
-    if w == "will" and i + 1 < len(words) and not words[i + 1] == [t for t in tokens if any(
-            c.isalnum() for c in t)][i + 1]:
-        return False                        # "Will Smith called": a name, not "will it rain"
+    if w == "will" and i + 1 < len(words):
+        nxt = [t for t in tokens if any(c.isalnum() for c in t)][i + 1]
+        if nxt.lower() != nxt:
+            return False                    # "Will Smith called": a name, not "will it rain"
     return w in _COMMAND_VERBS or w in _QUESTION_OPENERS or tuple(words[i:i + 2]) in _REQUEST_FRAMES
 
 
