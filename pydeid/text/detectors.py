@@ -11,7 +11,8 @@ Default set: spacy + grammar + gazetteer + cues + categories, and flair when a t
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
-records which detector(s) found it.
+records which detector(s) found it. Rules that remove or shrink a span (FILTERS) apply only in the context they were
+written for: most only to voice-assistant commands (command_style); docs/detection.md has the table and the audit.
 """
 
 from __future__ import annotations
