@@ -204,8 +204,8 @@ def report(a) -> int:
             rel = f", {pres['results'][key]['cpu'] / s['cpu']:.1f}x" if pres and key in pres["results"] else ""
             cells.append(f"{_pct(s['recall'])} [{_pct(s['recall_ci'][0])}, {_pct(s['recall_ci'][1])}] / "
                          f"{_pct(s['precision'])} [{_pct(s['precision_ci'][0])}, {_pct(s['precision_ci'][1])}]{rel}")
-        lines.append(f"| {key.split('/')[0]} ({next(r['results'][key]['sentences'] for r in rows if key in r['results'])}"
-                     f" sentences) | " + " | ".join(cells) + " |")
+        n = next(r["results"][key]["sentences"] for r in rows if key in r["results"])
+        lines.append(f"| {key.split('/')[0]} ({n} sentences) | " + " | ".join(cells) + " |")
     for key in keys:
         name, part = key.split("/")
         any_r = next(r["results"][key] for r in rows if key in r["results"])

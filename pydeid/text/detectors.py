@@ -11,7 +11,8 @@ Default set: spacy + grammar + gazetteer + cues + categories, and flair when a t
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
-records which detector(s) found it.
+records which detector(s) found it. Rules that remove or shrink a span (FILTERS) apply only in the context they were
+written for: most only to voice-assistant commands (command_style); docs/detection.md has the table and the audit.
 """
 
 from __future__ import annotations
@@ -175,9 +176,10 @@ def command_style(tokens: Sequence[str]) -> bool:
     while i < len(words) - 1 and words[i] in _PREFIX:
         i += 1
     w = words[i]
-    if w == "will" and i + 1 < len(words) and not words[i + 1] == [t for t in tokens if any(
-            c.isalnum() for c in t)][i + 1]:
-        return False                        # "Will Smith called": a name, not "will it rain"
+    if w == "will" and i + 1 < len(words):
+        nxt = [t for t in tokens if any(c.isalnum() for c in t)][i + 1]
+        if nxt.lower() != nxt:
+            return False                    # "Will Smith called": a name, not "will it rain"
     return w in _COMMAND_VERBS or w in _QUESTION_OPENERS or tuple(words[i:i + 2]) in _REQUEST_FRAMES
 
 
