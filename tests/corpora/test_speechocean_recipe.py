@@ -69,7 +69,7 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     # a rerun finds everything done and rewrites the same tables
     p2 = subprocess.run(args + ["--stage", "1"], cwd=rec, capture_output=True, text=True, timeout=600)
     assert p2.returncode == 0, p2.stderr[-2000:]
-    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 3  # plda, cosine, VCTK
+    assert (rec / "RESULTS.md").read_text().split("# RESULTS")[-1].count("| McAdams") == 4  # plda, cosine, VCTK, PER
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):
