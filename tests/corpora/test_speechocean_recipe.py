@@ -100,6 +100,7 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     assert p2.returncode == 0, p2.stderr[-2000:]
     res2 = (rec / "RESULTS.md").read_text()
     assert res2.count("| McAdams") == res.count("| McAdams") and res2.count("<!-- begin so-attackers -->") == 1
+    assert res2.count("<!-- begin so-utility-per -->") == 1   # stage 5's phone error rates, once
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):
