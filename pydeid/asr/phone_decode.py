@@ -225,13 +225,11 @@ def per_with_ci(per_utt: dict[str, dict], utt2spk: dict[str, str], n_boot: int =
     per = 100.0 * sum(errs.values()) / tot["phones"] if tot["phones"] else None
     ci = None
     if per is not None and len(per_utt) >= 2:
-        e = _grouped(errs, utt2spk)
-        draws = _draws(len(e), n_boot, seed)
-        e, n = draws @ e, draws @ _grouped({u: c["phones"] for u, c in per_utt.items()}, utt2spk)
-        ok = n > 0
-        a = (1 - level) / 2
-        vals = 100.0 * e[ok] / n[ok]
-        ci = [float(np.quantile(vals, a)), float(np.quantile(vals, 1 - a))]
+        from pydeid.asr.score import wer_bootstrap_ci   # the same speaker bootstrap, phones in place of words
+        as_words = {u: {"sub": c["sub"], "del": c["del"], "ins": c["ins"], "words": c["phones"]}
+                    for u, c in per_utt.items()}
+        ci = wer_bootstrap_ci(as_words, list(per_utt), utt2spk, n_boot=n_boot, seed=seed, level=level)
+        ci = list(ci) if ci is not None else None
     return {"per": per, "ci95": ci, "utterances": len(per_utt),
             "speakers": len({utt2spk.get(u, u) for u in per_utt}), **tot}
 
