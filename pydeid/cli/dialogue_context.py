@@ -22,10 +22,10 @@ def add_arguments(p):
 
 def run(args):
     from pydeid.io import FormatError
-    from pydeid.io.conll import Sentence, read_conll, write_conll
-    from pydeid.text.spans import Span, spans_to_bio
+    from pydeid.io.conll import read_conll, write_conll
+    from pydeid.text.spans import Span
 
-    from .tag_entities import _with_dialogue_context
+    from .tag_entities import _with_dialogue_context, tag_sentences
 
     sents = read_conll(args.in_conll)
     for k, s in enumerate(sents):
@@ -38,13 +38,7 @@ def run(args):
         det = [x[0] if x else "-" for x in (s.extra or [[]] * len(s.tokens))]
         spans.append([Span(a, b, t, set(det[a].split("+")) - {"-"}) for a, b, t in s.spans()])
     spans = _with_dialogue_context(args.data, items, seen, spans, args)
-    out = []
-    for s, sp in zip(sents, spans):
-        cover = ["-"] * len(s.tokens)
-        for x in sp:
-            for i in range(x.start, x.end):
-                cover[i] = "+".join(sorted(x.detectors)) or "-"
-        out.append(Sentence(list(s.tokens), spans_to_bio(sp, len(s.tokens)), s.id, [[c] for c in cover]))
+    out = tag_sentences(items, spans)
     write_conll(args.out_conll, out)
     added = sum(1 for sp in spans for x in sp if "dialogue" in x.detectors)
     print(f"dialogue context: {added} spans added or widened in {len(out)} utterances")

@@ -46,10 +46,9 @@ def run(args):
     import time
     from pathlib import Path
 
-    from pydeid.io.conll import Sentence, read_conll, write_conll
+    from pydeid.io.conll import read_conll, write_conll
     from pydeid.io.kaldi_map import kaldi_sort_key
     from pydeid.text.detectors import Detection, DetectionConfig
-    from pydeid.text.spans import spans_to_bio
 
     over = {}
     if args.detectors:
@@ -84,14 +83,7 @@ def run(args):
     if inp.is_dir() and args.dialogue_context == "true":
         spans = _with_dialogue_context(inp, items, seen, spans, args)
     dt = time.time() - t0
-    out = []
-    for (u, toks), sp in zip(items, spans):
-        tags = spans_to_bio(sp, len(toks))
-        cover = ["-"] * len(toks)
-        for s in sp:
-            for i in range(s.start, s.end):
-                cover[i] = "+".join(sorted(s.detectors)) or "-"
-        out.append(Sentence(list(toks), tags, u, [[c] for c in cover]))
+    out = tag_sentences(items, spans)
     write_conll(args.out_conll, out)
     print(f"tagged {len(out)} sentences with {', '.join(det.detectors)} ({cfg.combine}) in {dt:.2f} s "
           f"({len(out) / max(dt, 1e-9):.0f} sentences/s)")
@@ -122,3 +114,18 @@ def _with_dialogue_context(data, items, seen, spans, args):
     before = [{(s.start, s.end, s.type): s for s in sp} for sp in spans]
     after = dialogue_context(seen, [list(b) for b in before], dlg)
     return [[b.get(t) or Span(t[0], t[1], t[2], {"dialogue"}) for t in sp] for b, sp in zip(before, after)]
+
+
+def tag_sentences(items, spans):
+    """CoNLL sentences of (utterance id, tokens) with their spans: BIO tags and a detectors column."""
+    from pydeid.io.conll import Sentence
+    from pydeid.text.spans import spans_to_bio
+
+    out = []
+    for (u, toks), sp in zip(items, spans):
+        cover = ["-"] * len(toks)
+        for s in sp:
+            for i in range(s.start, s.end):
+                cover[i] = "+".join(sorted(s.detectors)) or "-"
+        out.append(Sentence(list(toks), spans_to_bio(sp, len(toks)), u, [[c] for c in cover]))
+    return out
