@@ -1,6 +1,6 @@
 """Word forms shared by the replacement strategies and the surrogate generators: the case of a span, and the
-classes a spelled letter or a number word is redrawn within. Low level on purpose: strategies.py, generate.py and
-categories/surrogates.py all build on it, and it imports none of them (no import cycle)."""
+classes a spelled letter or a number word is redrawn within. Low level on purpose: the strategies package,
+generate.py and categories/surrogates.py all build on it, and it imports none of them (no import cycle)."""
 
 from __future__ import annotations
 

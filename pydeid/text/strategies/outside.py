@@ -1,0 +1,175 @@
+"""Surrogates from outside the corpus: faker values of the type, and the default `surrogate` (generate.py: faker
+names of several locales, gazetteer places, generated digits, letters, e-mails and amounts, category phrases)."""
+
+from __future__ import annotations
+
+from ..dp import INF, EpsilonReport
+from ..lexicon import WEEKDAYS, identifying
+from ..pools import GENERATED_TYPES
+from ..wordforms import match_case, number_class, random_same_class
+from .accounting import TYPE_PUBLIC, generated_eps
+from .base import SamplingStrategy, Strategy
+from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
+from .numbers import RandomDigits
+
+
+class FakerSurrogate(SamplingStrategy):
+    name = "faker"
+    n_estimate = 4000
+
+    def replace(self, toks, typ, ctx):
+        f = ctx.faker()
+        # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
+        # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
+        # (a person called "April" must not fall back to a month redraw that may return "April")
+        if typ == "NUM" or (typ not in FAKER_TYPES and all(number_class(t) for t in toks)):
+            return RandomDigits().replace(toks, typ, ctx)
+        avoid = avoided(toks, ctx) if ctx.avoid_original else None
+        for _ in range(32):
+            val = ctx.case(faker_value(typ, len(toks), f))
+            if avoid is None or ([v.lower() for v in val] != [t.lower() for t in toks] and clear(val, avoid)):
+                break
+        else:
+            val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
+        return not_original(toks, val, typ, ctx)
+
+    def epsilon(self, typ, p, observed, ctx):
+        if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
+            return RandomDigits().epsilon(typ, p, flat(observed), ctx)
+        if p == 1.0 and not ctx.avoid_original:
+            return EpsilonReport(0.0, f"p=1; faker surrogates; {TYPE_PUBLIC}")
+        from collections import Counter
+
+        from faker import Faker
+        f = Faker(ctx.faker_locale)
+        f.seed_instance(12345)
+        sizes = sorted({len(o) for o in observed}) or [1]
+        c = Counter(tuple(faker_value(typ, sizes[i % len(sizes)], f)) for i in range(self.n_estimate))
+        pi = {k: v / self.n_estimate for k, v in c.items()}
+        r = self._eps(p, pi, observed, ctx, f"pi estimated from {self.n_estimate} faker draws")
+        return EpsilonReport(r.epsilon, "estimate: " + r.note)
+
+
+# closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"noon", "midnight", "midday"}),
+                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+
+
+class Surrogate(Strategy):
+    """The default strategy: every entity gets a value from outside the corpus (generate.py): a faker name of
+    several English locales for each word of a person's name (a first name for a first name, else a surname), a
+    gazetteer or faker place, a faker company, a date or time word redrawn within its class, generated digits,
+    letters, e-mails and amounts, a category phrase of the same category. No surrogate holds a value word
+    (generate.is_value_word) that is an entity word anywhere in the input corpus (any type, case-insensitive), so
+    nothing real is copied between utterances. Within a dialogue the same original gets the same surrogate (the
+    map is a secret); letters spelled one by one become random letters of the same count, a spoken e-mail or web
+    address a generated one of the same shape."""
+
+    name = "surrogate"
+
+    def unit_for(self, typ: str) -> str:
+        return "entity"
+
+    def _map(self, ctx, typ) -> dict:
+        return ctx.pseudonym_map.setdefault(ctx.dialogue, {}).setdefault(typ, {})
+
+    def replace(self, toks, typ, ctx):
+        gen = ctx.value_generator()
+        m = self._map(ctx, typ)
+        key = " ".join(t.lower() for t in toks)
+        if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
+            return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
+        from ..generate import words_of
+        avoid = words_of(toks) | words_of(ctx.entity_words) | \
+            {w for v in m.values() for w in words_of(v.split())}     # distinct originals, distinct surrogates
+        out = self._make(list(toks), typ, ctx, gen, avoid, m)
+        if typ != "PER":
+            m[key] = " ".join(out)
+        return ctx.case(out)
+
+    def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
+        from ..categories.surrogates import LEXICON_POOLS, category_value
+        from ..generate import is_spoken_address, words_of
+        from ..grammars import spelled_spans
+        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
+        if spelled and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
+            return gen.letters(toks)             # "K two W A L S K I": letters and digits of the same count
+        if is_spoken_address(toks):
+            return gen.spoken_address(toks, avoid)
+        if typ in LEXICON_POOLS or typ not in GENERATED_TYPES and category_value(toks, typ, ctx) is not None:
+            # a small closed lexicon (MARITAL, SEXUAL) may hold no value outside the corpus: another member, then
+            return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or category_value(toks, typ, ctx)
+        if typ in GENERATED_TYPES:
+            out = None
+            for _ in range(16):      # digit strings of 3+ digits must not be numbers of the corpus either
+                out = generated_value(toks, ctx, typ)
+                if not ((words_of(out) & gen.excluded) - words_of(toks)) and not (words_of(out) & avoid):
+                    break
+            return out
+        if typ == "PER":
+            return self._person(toks, ctx, gen, avoid, m, spelled)
+        if typ in ("LOC", "GPE", "FAC"):
+            return gen.draw(gen.place, avoid) or [typ]
+        if typ == "ORG":
+            return gen.draw(gen.company, avoid) or [typ]
+        return self._words(toks, typ, ctx, gen, avoid, spelled)
+
+    def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
+        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname)."""
+        from ..generate import word_forms
+        out = []
+        for i, t in enumerate(toks):
+            forms = word_forms(t)
+            if i in spelled:
+                out.extend(gen.letters([t]))
+            elif not forms or not identifying([t]):
+                out.append(t)                    # "Mr", "the", punctuation: structure, kept ("May" is a name here)
+            elif forms[0] in m:
+                out.append(m[forms[0]])
+            else:
+                used = {v.lower() for v in m.values()}
+                w = gen.draw(lambda: [gen.name_word(t)], avoid | used)
+                m[forms[0]] = w[0] if w else "PER"
+                out.append(m[forms[0]])
+        return out
+
+    def _words(self, toks, typ, ctx, gen, avoid, spelled) -> list[str]:
+        """Dates, times and other types word by word: a number, month or weekday word redrawn within its class, a
+        relative day among the others, structure kept, any other word a weekday (DATE, TIME) or a faker word."""
+        from ..generate import closed_words, is_value_word, word_forms
+        from ..lexicon import CLOCK_WORDS, DAYPARTS
+        out = []
+        for i, t in enumerate(toks):
+            low = t.lower()
+            forms = word_forms(t)
+            if i in spelled:
+                out.extend(gen.letters([t]))
+            elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
+                for _ in range(16):
+                    new = random_same_class(t, ctx.rng, avoid=True)
+                    if new.lower() not in ctx.entity_words:
+                        break
+                out.append(new)
+            elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
+                cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
+                others = sorted(cls - {low} - ctx.entity_words)
+                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
+            elif not forms or low in closed_words() or not is_value_word(forms[0]):
+                out.append(t)
+            elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
+                days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
+                out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
+            else:
+                w = gen.draw(lambda: [gen.faker().word()], avoid)
+                out.append(w[0] if w else typ)
+        return out
+
+    def epsilon(self, typ, p, observed, ctx):
+        if typ in GENERATED_TYPES:
+            return generated_eps(typ, p, observed)
+        if p == 1.0:
+            return EpsilonReport(INF, "p=1: generated values from outside the corpus, never an entity word of it: "
+                                      "an output rules out that it was any original, so the strict eq. 2 bound is "
+                                      "infinite, though the output carries no value of the corpus")
+        return EpsilonReport(INF, "p<1: a kept original is recognisable (it is a corpus entity word, which no "
+                                  "surrogate ever is): infinite")
