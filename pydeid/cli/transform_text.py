@@ -12,10 +12,10 @@ def add_arguments(p):
     import argparse
 
     from pydeid.cli._types import probability, regex
+    from pydeid.text.strategies import STRATEGIES
     p.add_argument("--strategy", default=None,
                    help="per-type strategies, e.g. 'PER=pseudonymize,NUM=random_digits,default=surrogate'; names: "
-                        "surrogate keep redact typed_placeholder placeholder placeholder_entity named_placeholder "
-                        "same_type faker single_same_type full_entity pseudonymize random_digits corpus_same_type. "
+                        f"{' '.join(STRATEGIES)}. "
                         "Default 'default=surrogate': values from outside the corpus (faker names, gazetteer places, "
                         "generated numbers, letters, e-mails), never an entity word of the input corpus, consistent "
                         "within a dialogue. same_type, single_same_type, full_entity and corpus_same_type draw from "
@@ -72,10 +72,12 @@ def run(args):
     log = logging.getLogger("transform-text")
     from pydeid.cli._types import strategy_spec
     from pydeid.io import UsageError, check_secret_path, secret_path_for
-    from pydeid.text.strategies import DEFAULT_STRATEGY
+    from pydeid.text.strategies import DEFAULT_STRATEGY, STRATEGIES
     strategies = strategy_spec(args.strategy or DEFAULT_STRATEGY)
-    if "pseudonymize" in strategies.values() and not args.secret_dir:
-        raise UsageError("--secret-dir", "pseudonymize needs it (the map is a secret kept outside the output corpus)")
+    secret_keepers = sorted({v for v in strategies.values() if STRATEGIES[v].needs_secret})
+    if secret_keepers and not args.secret_dir:
+        raise UsageError("--secret-dir", f"{', '.join(secret_keepers)} needs it (the map is a secret kept outside the "
+                                         "output corpus)")
     secret = None
     if args.secret_dir:  # placement checked before anything is written; the map is keyed by the whole output path
         secret = secret_path_for(args.secret_dir, "pseudonyms", args.out_data)
