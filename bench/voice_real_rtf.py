@@ -69,7 +69,7 @@ def main() -> None:
     from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
     from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
     from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
-    from pydeid.voice.phone_classes import PhoneAlignment, normalise_phone
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment, normalise_phone
     from pydeid.voice.vtln import VtlnTransformer, build_vtln_params, draw_vtln
     from pydeid.voice.world import WorldConfig, analyze
 

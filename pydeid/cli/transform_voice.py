@@ -107,7 +107,7 @@ def _phone_alignment(args, in_dir):
     import logging
 
     from pydeid.io import DataDir, UsageError
-    from pydeid.voice.phone_classes import PhoneAlignment
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment
     where = args.config or "--config"
     if not args.ali_dir:
         raise UsageError("--ali-dir", f"{where}: classes phones needs the phone alignment of {in_dir} (steps/align.sh "
@@ -195,7 +195,7 @@ def run(args):
             if not (args.resume and pool_path.exists()):
                 tphones = None
                 if phones is not None:
-                    from pydeid.voice.phone_classes import CTM_NAME, PhoneAlignment
+                    from pydeid.voice.vtln.phone_classes import CTM_NAME, PhoneAlignment
                     from pydeid.voice.vtln import build_vtln_params
                     tphones = (PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir"),
                                build_vtln_params(**method_params).phone_min_frames)

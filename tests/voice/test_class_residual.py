@@ -1,4 +1,4 @@
-"""Class-mean replacement after VTLN (pydeid/voice/class_residual.py; VTLN plan options class_shift and
+"""Class-mean replacement after VTLN (pydeid/voice/vtln/class_residual.py; VTLN plan options class_shift and
 residual_scale, conf/voice/vtln_cm.yaml and vtln_avgcm.yaml)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.class_residual import band_profile, paired_target_spectra, replace_class_means
+from pydeid.voice.vtln.class_residual import band_profile, paired_target_spectra, replace_class_means
 from pydeid.voice.vtln import VtlnParams, _dct_basis, _normalised_log, build_vtln_params
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 

@@ -1,4 +1,4 @@
-"""Issue 19 part K: soft class posteriors (pydeid/voice/soft_classes.py, VTLN option class_temperature), shrunk
+"""Issue 19 part K: soft class posteriors (pydeid/voice/vtln/soft_classes.py, VTLN option class_temperature), shrunk
 warps (warp_scale) and the diagnosis switches convert_f0 / convert_envelope of the VTLN plan."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.class_residual import replace_class_means
-from pydeid.voice.soft_classes import class_posteriors
+from pydeid.voice.vtln.class_residual import replace_class_means
+from pydeid.voice.vtln.soft_classes import class_posteriors
 from pydeid.voice.vtln import VtlnParams, build_vtln_params
 from pydeid.voice.world import finalize, synthesize
 from voice_helpers import median_f0
@@ -121,7 +121,7 @@ def test_near_targets(vctk_voices):
     """near_targets n: every drawn target is replaced by one of the n pool speakers of smallest |a0| for this
     source, the same draw always by the same one; the conversion equals the plain one towards that speaker bit for
     bit; n 0 keeps the plan's target; n >= pool size can still pick any speaker."""
-    from pydeid.voice.target_choice import pick, rank_near
+    from pydeid.voice.vtln.target_choice import pick, rank_near
     pool = ("p225", "p226", "p228")
     targets = build_vtln({s: vctk_voices[s][:4] for s in pool}, k=4, seed=0)
     fit, x = vctk_voices["p227"][:4], vctk_voices["p227"][10]

@@ -1,4 +1,4 @@
-"""Phone-level classes for VTLN and the class-mean replacement (pydeid/voice/phone_classes.py; VTLN plan option
+"""Phone-level classes for VTLN and the class-mean replacement (pydeid/voice/vtln/phone_classes.py; VTLN plan option
 classes: phones, conf/voice/vtln_ph*.yaml): frames labelled by a phone CTM, label-identical pairing, one-line
 errors for missing alignments."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from pydeid.io import FormatError
 from pydeid.voice import analyze
-from pydeid.voice import phone_classes as P
+from pydeid.voice.vtln import phone_classes as P
 from pydeid.voice.vtln import (VtlnParams, VtlnTargets, VtlnTransformer, _normalised_log, _speech_frames,
                                build_vtln_params)
 from test_voice_cli import cli, src_dir, tgt_dir  # noqa: F401 (fixtures)

@@ -1,4 +1,4 @@
-"""Speaker-subspace replacement after VTLN (pydeid/voice/speaker_subspace.py; VTLN plan options ss_dims, ss_pseudo,
+"""Speaker-subspace replacement after VTLN (pydeid/voice/vtln/speaker_subspace.py; VTLN plan options ss_dims, ss_pseudo,
 ss_scale, ss_warp; conf/voice/vtln_ss*.yaml)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.speaker_subspace import (SpeakerSubspace, apply_corrections, class_corrections, draw_coords,
+from pydeid.voice.vtln.speaker_subspace import (SpeakerSubspace, apply_corrections, class_corrections, draw_coords,
                                            fit_subspace)
 from pydeid.voice.vtln import SpeakerModel, VtlnParams, VtlnTargets, _dct_basis, build_vtln_params, draw_vtln
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)

@@ -1,4 +1,4 @@
-"""Class means of the unvoiced frames (pydeid/voice/unvoiced_classes.py; VTLN options unvoiced_shift, pause_shift,
+"""Class means of the unvoiced frames (pydeid/voice/vtln/unvoiced_classes.py; VTLN options unvoiced_shift, pause_shift,
 pause_level with classes: phones, conf/voice/vtln_u*.yaml): frames of a hand-made phone CTM on real speech get the
 target's class mean, voiced frames are untouched, shifts 0 are bit-identical, source = target is the identity."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from pydeid.voice import analyze
-from pydeid.voice import phone_classes as P
-from pydeid.voice import unvoiced_classes as U
+from pydeid.voice.vtln import phone_classes as P
+from pydeid.voice.vtln import unvoiced_classes as U
 from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, _normalised_log, build_vtln_params
 from pydeid.voice.world import WorldConfig
 from test_phone_classes import _ali_dir

@@ -68,7 +68,7 @@ def config_has_phone_classes(path) -> bool:
 
 class FrameClasses(np.ndarray):
     """frame_classes()'s (T,) class array; its `phones` attribute holds each frame's aligned phone (index in PHONES,
-    -1 none), which the unvoiced classes read (pydeid.voice.unvoiced_classes: one class per voiceless obstruent)."""
+    -1 none), which the unvoiced classes read (pydeid.voice.vtln.unvoiced_classes: one class per voiceless obstruent)."""
     phones: np.ndarray | None = None
 
     def __array_finalize__(self, obj):
@@ -168,7 +168,7 @@ def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAM
     """A pydeid.voice.vtln.SpeakerModel whose classes are CLASSES (module docstring): features_and_classes yields
     (WorldFeatures, (T,) frame classes of frame_classes()). class_weights: the share of the speaker's voiced speech
     frames whose own class is c (unlabelled frames: pooled); n_frames: their number. The model also holds the
-    unvoiced frames' class spectra and levels (pydeid.voice.unvoiced_classes; None without unvoiced frames)."""
+    unvoiced frames' class spectra and levels (pydeid.voice.vtln.unvoiced_classes; None without unvoiced frames)."""
     from ..common import log_f0_stats
     from .unvoiced_classes import UnvoicedStats
     from .features import SpeakerModel, normalised_log, speech_frames
