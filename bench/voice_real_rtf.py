@@ -26,7 +26,6 @@ import time  # noqa: E402
 from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import yaml  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,8 +40,8 @@ def config(method: str, variant: str) -> tuple[dict, dict]:
     elif variant.startswith("vtln"):
         variant = ""
     name = f"{method}_{variant}.yaml" if variant not in ("-", "") else f"{method}.yaml"
-    from pydeid.voice.configs import resolve_config
-    conf = yaml.safe_load(resolve_config(REPO / "conf" / "voice" / name).read_text()) or {}
+    from pydeid.voice.configs import load_config
+    conf = load_config(REPO / "conf" / "voice" / name, method)   # VTLN's groups flattened
     return conf, dict(conf.pop("world", {}) or {})
 
 

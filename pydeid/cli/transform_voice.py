@@ -62,15 +62,10 @@ def add_arguments(p):
 
 
 def _load_config(path, method):
-    """The method's YAML config: a key the method does not have (a typo) is an error naming the allowed keys."""
-    from pydeid.io.config import dataclass_keys, load_yaml
-    from pydeid.voice import registry
-    from pydeid.voice.configs import resolve_config
-    from pydeid.voice.world import WorldConfig
-    path = resolve_config(path)   # a screening variant named by its old path is found in conf/voice/tuning/
-    m = registry.get(method)
-    return load_yaml(path, allowed=m.config_allowed(), nested={"world": dataclass_keys(WorldConfig)},
-                     values={k: list(v) for k, v in m.config_keys.items() if v})
+    """The method's YAML config as flat options (pydeid.voice.configs: VTLN's groups flattened): a key the method
+    does not have (a typo) or a flat VTLN option is an error naming the file and line."""
+    from pydeid.voice.configs import load_config
+    return load_config(path, method)
 
 
 def _check_params(method, params, where):

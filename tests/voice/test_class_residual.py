@@ -151,7 +151,7 @@ def test_cli_config_cm(src_dir, tgt_dir, tmp_path, repo_root):
               for u in secret["utt"]]
     assert all(differ)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("k: 8\nclass_shift: 2.0\n")
+    bad.write_text("classes:\n  k: 8\n  class_shift: 2.0\n")
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "class_shift" in r.stderr and "Traceback" not in r.stderr
@@ -166,7 +166,8 @@ def test_filled_conversion_applies_the_plan_options(src_dir, tgt_dir, tmp_path):
     from pydeid.io import DataDir
     from pydeid.voice.spoken_convert import convert_filled
     conf = tmp_path / "opts.yaml"
-    conf.write_text("k: 4\nn_average: 2\nwarp_jitter: 0.05\npitch_jitter_semitones: 2.0\nclass_shift: 1.0\n")
+    conf.write_text("classes:\n  k: 4\n  class_shift: 1.0\nwarping:\n  n_average: 2\n  warp_jitter: 0.05\n"
+                    "f0:\n  pitch_jitter_semitones: 2.0\n")
     out, exp = tmp_path / "out", tmp_path / "exp"
     cli("transform-voice", "--method", "vtln", "--strategy", "3", "--config", conf, "--target-data", tgt_dir,
         "--exp-dir", exp, src_dir, out)

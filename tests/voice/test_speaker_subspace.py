@@ -200,7 +200,7 @@ def test_cli_config_ss(src_dir, tgt_dir, tmp_path, repo_root):
     import soundfile as sf
     out, exp = tmp_path / "out", tmp_path / "exp"
     conf = tmp_path / "ss1.yaml"
-    conf.write_text("k: 8\nss_dims: 1\nss_pseudo: gaussian\n")
+    conf.write_text("classes:\n  k: 8\nspeaker_subspace:\n  ss_dims: 1\n  ss_pseudo: gaussian\n")
     cli("transform-voice", "--method", "vtln", "--config", conf, "--target-data", tgt_dir, "--exp-dir", exp,
         src_dir, out)
     secret = check_output_corpus(src_dir, out, exp)
@@ -222,7 +222,7 @@ def test_cli_config_ss(src_dir, tgt_dir, tmp_path, repo_root):
     assert r.returncode != 0 and "ss_dims 16 exceeds" in r.stderr and "Traceback" not in r.stderr
     assert "exceeds" in r.stderr.strip().splitlines()[-1] and not (tmp_path / "out3").exists()
     bad = tmp_path / "bad.yaml"
-    bad.write_text("k: 8\nss_dims: 4\nss_pseudo: somebody\n")
+    bad.write_text("classes:\n  k: 8\nspeaker_subspace:\n  ss_dims: 4\n  ss_pseudo: somebody\n")
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "ss_pseudo" in r.stderr and "Traceback" not in r.stderr

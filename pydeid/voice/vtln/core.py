@@ -369,8 +369,19 @@ def _phone_classes(conf: dict) -> bool:
     return conf.get("classes") == "phones"
 
 
+# The YAML groups of the options (conf/voice/vtln*.yaml; pydeid.voice.configs reads them into the flat fields).
+GROUPS = {
+    "warping": ("warp_scale", "warp_jitter", "n_average", "near_targets", "near_f0_drawn", "target_gender",
+                "convert_envelope"),
+    "classes": ("classes", "k", "phone_min_frames", "class_shift", "residual_scale", "class_shift_from_hz",
+                "class_shift_lifter", "class_temperature", "unvoiced_shift"),
+    "pauses": ("pause_shift", "pause_level", "pause_residual", "pause_voiced"),
+    "f0": ("pitch_jitter_semitones", "convert_f0", "f0_max_shift", "f0_keep_range"),
+    "speaker_subspace": ("ss_dims", "ss_pseudo", "ss_scale", "ss_warp", "ss_normalise"),
+}
+
 METHOD = VoiceMethod(
     name="vtln", params=VtlnParams, build=build_vtln_params, draw=draw_vtln,
     summary="class-wise bilinear warps towards a target speaker of a pool, log-F0 mapped (Sundermann and Ney 2003)",
     config_keys={"k": None, "target_gender": ("same", "any")}, gendered=True, speaker_targets=True,
-    phone_classes=_phone_classes)
+    phone_classes=_phone_classes, groups=GROUPS)

@@ -47,23 +47,11 @@ def normalise_phone(label: str) -> str | None:
 
 
 def config_has_phone_classes(path) -> bool:
-    """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones`, i.e. needs phone alignments
-    (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
-    import yaml
-
-    from ..configs import resolve_config
-    path = resolve_config(path)
-    try:
-        d = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:   # a broken config is an error naming the file and line, never "no phones"
-        mark = getattr(e, "problem_mark", None)
-        raise FormatError(path, mark.line + 1 if mark else None,
-                          f"not valid YAML ({getattr(e, 'problem', None) or e})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(path, None, f"cannot read: {e}") from None
-    if not isinstance(d, dict):
-        raise FormatError(path, None, f"a VTLN config is a YAML mapping, not a {type(d).__name__}")
-    return d.get("classes") == "phones"
+    """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones` in its classes group, i.e. needs
+    phone alignments (utils/vtln_config_has_phones.sh asks it for the shell scripts). A broken config is a
+    FormatError naming the file and line, never "no phones"."""
+    from ..configs import load_config
+    return load_config(path, "vtln").get("classes") == "phones"
 
 
 class FrameClasses(np.ndarray):
