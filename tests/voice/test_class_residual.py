@@ -10,7 +10,7 @@ import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
 from pydeid.voice.vtln.class_residual import band_profile, paired_target_spectra, replace_class_means
-from pydeid.voice.vtln import VtlnParams, _dct_basis, _normalised_log, build_vtln_params
+from pydeid.voice.vtln import VtlnParams, build_vtln_params, dct_basis, normalised_log
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
@@ -120,13 +120,13 @@ def test_transformer_moves_class_means_to_the_target(vctk_voices):
     assert len(y1) == len(x) and np.isfinite(y1).all() and not np.array_equal(y0, y1)
     src = cm.source_
     v = feats.voiced
-    cls = ((_normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1]))[:, None, :]
+    cls = ((normalised_log(feats.sp[v]) @ dct_basis(feats.sp.shape[1]))[:, None, :]
            - src.centroids[None]).__pow__(2).sum(2).argmin(1)
     tspec = paired_target_spectra(8, [targets.models["p225"]], [cm.alignment("p225")["pairs"]])
 
     def dist(y):
         g = analyze(y, SR, targets.world)
-        L = _normalised_log(g.sp[v])
+        L = normalised_log(g.sp[v])
         d = [((L[cls == c].mean(0) - tspec[c]) ** 2).mean() for c in range(8) if (cls == c).sum() >= 10]
         return float(np.mean(d))
     d0, d1 = dist(y0), dist(y1)

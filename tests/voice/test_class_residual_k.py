@@ -145,13 +145,13 @@ def test_near_targets(vctk_voices):
 def test_liftered_class_shift():
     """class_shift_lifter n: the change made to a voiced frame is the class difference's projection on c1..cn (no
     smoothing, no warp, beta 1: exactly); a lifter of all F-1 cepstra is the whole difference; 0 is the default."""
-    from pydeid.voice.vtln import _dct_basis
+    from pydeid.voice.vtln import dct_basis
     Y, voiced, cls, S, Tg = _toy(F=65)
     a = np.zeros(len(Y))
     full = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1)
     assert np.array_equal(replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=0), full)
     low = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=4)
-    B = _dct_basis(65, 4)
+    B = dct_basis(65, 4)
     D = Tg[cls] - S[cls]
     assert np.allclose((low - Y)[voiced], ((D @ B) @ B.T)[voiced]) and np.array_equal(low[~voiced], Y[~voiced])
     assert not np.allclose(low, full)

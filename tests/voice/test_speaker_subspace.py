@@ -11,7 +11,7 @@ import pytest
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
 from pydeid.voice.vtln.speaker_subspace import (SpeakerSubspace, apply_corrections, class_corrections, draw_coords,
                                            fit_subspace)
-from pydeid.voice.vtln import SpeakerModel, VtlnParams, VtlnTargets, _dct_basis, build_vtln_params, draw_vtln
+from pydeid.voice.vtln import SpeakerModel, VtlnParams, VtlnTargets, build_vtln_params, dct_basis, draw_vtln
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
@@ -22,7 +22,7 @@ def _toy_pool(n=7, k=3, F=129, seed=0):
     """n speakers sharing k smooth class shapes, each with its own smooth spectral offsets, in shuffled class
     order (k-means labels are arbitrary)."""
     rng = np.random.default_rng(seed)
-    B = _dct_basis(F)
+    B = dct_basis(F)
     base = rng.normal(size=(k, B.shape[1])) * np.linspace(2, 0.2, B.shape[1])
     models = {}
     for i in range(n):

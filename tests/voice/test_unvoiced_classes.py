@@ -10,7 +10,7 @@ import pytest
 from pydeid.voice import analyze
 from pydeid.voice.vtln import phone_classes as P
 from pydeid.voice.vtln import unvoiced_classes as U
-from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, _normalised_log, build_vtln_params
+from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, build_vtln_params, normalised_log
 from pydeid.voice.world import WorldConfig
 from test_phone_classes import _ali_dir
 from test_voice_cli import src_dir, tgt_dir  # noqa: F401 (fixtures)
@@ -60,7 +60,7 @@ def test_model_class_means_and_backoff(feats, tmp_path):
     lab = _labels(tmp_path, f, "a")
     uc = U.frame_classes(lab)
     u = ~f.voiced
-    L = _normalised_log(f.sp)
+    L = normalised_log(f.sp)
     n = {k: int((u & (uc == U.INDEX[k])).sum()) for k in ("S", "SH", "T", "F", "K", "pause")}
     assert min(n.values()) > 0 and n["pause"] > 20, n
     st = U.UnvoicedStats()

@@ -15,7 +15,8 @@ vocal-tract-length difference. Per pair, the class factor minimises the same dis
 a0 +- 0.1 (an unconstrained search lets a badly matched class pick an extreme warp). Unvoiced frames use a0.
 The per-frame factor track is smoothed over 5 frames before warping, to avoid clicks at class changes.
 
-Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, which is the conversion above):
+Options of the plan (VtlnParams; in conf/voice/vtln*.yaml under the groups of GROUPS below; all off by default,
+which is the conversion above):
 - n_average: N > 1 makes each draw a pseudo-target averaged over N pool speakers (as the VoicePrivacy baselines
   average the x-vectors of several pool speakers): per source class the warping factors towards the N targets are
   averaged, and so are the targets' log-F0 mean and std.
