@@ -148,3 +148,17 @@ def test_regroup_helper_rewrites_a_flat_file(repo_root, tmp_path):
     mc = tmp_path / "mcadams_x.yaml"       # a method without groups: nothing to do
     mc.write_text("alpha: 0.7\n")
     assert run(mc).stdout.strip() == f"{mc}: unchanged"
+
+
+def test_every_vtln_option_has_one_group():
+    """A new VtlnParams field must be given a group in pydeid/voice/vtln/core.py GROUPS (else it would be read only
+    at the top level, outside the grouped form)."""
+    from dataclasses import fields
+
+    from pydeid.voice import registry
+    from pydeid.voice.vtln import VtlnParams
+    m = registry.get("vtln")
+    keys = [k for g in m.groups.values() for k in g]
+    assert len(keys) == len(set(keys))
+    assert set(keys) == {f.name for f in fields(VtlnParams)} | set(m.config_keys)
+    assert set(m.groups) == {"warping", "classes", "pauses", "f0", "speaker_subspace"}
