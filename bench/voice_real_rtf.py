@@ -26,7 +26,6 @@ import time  # noqa: E402
 from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import yaml  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,8 +40,8 @@ def config(method: str, variant: str) -> tuple[dict, dict]:
     elif variant.startswith("vtln"):
         variant = ""
     name = f"{method}_{variant}.yaml" if variant not in ("-", "") else f"{method}.yaml"
-    from pydeid.voice.configs import resolve_config
-    conf = yaml.safe_load(resolve_config(REPO / "conf" / "voice" / name).read_text()) or {}
+    from pydeid.voice.configs import load_config
+    conf = load_config(REPO / "conf" / "voice" / name, method)   # VTLN's groups flattened
     return conf, dict(conf.pop("world", {}) or {})
 
 
@@ -69,7 +68,7 @@ def main() -> None:
     from pydeid.voice.convert import build_pitch_pool, build_vtln_pool, f0_track
     from pydeid.voice.mcadams import McAdamsTransformer, build_mcadams, draw_mcadams
     from pydeid.voice.voicemask import DEFAULT_FRAME_PERIOD, VoiceMaskTransformer, build_voicemask, draw_voicemask
-    from pydeid.voice.phone_classes import PhoneAlignment, normalise_phone
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment, normalise_phone
     from pydeid.voice.vtln import VtlnTransformer, build_vtln_params, draw_vtln
     from pydeid.voice.world import WorldConfig, analyze
 

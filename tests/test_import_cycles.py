@@ -92,3 +92,16 @@ def test_no_cycle_in(package):
 
 def test_no_cycle_anywhere():
     assert cycles(import_graph()) == []
+
+
+@pytest.mark.parametrize("lower, upper", [("pydeid.align", "pydeid.asr"), ("pydeid.voice", "pydeid.mask"),
+                                          ("pydeid.speech", "pydeid.corpora")])
+def test_layer_arrow(lower, upper):
+    """A lower layer imports nothing from an upper one (imports inside functions included): alignment chooses no
+    ASR checkpoint (the caller passes it), voice conversion knows nothing of masking, espeak synthesis nothing of
+    the synthetic corpus."""
+    g = import_graph()
+    within = [m for m in g if m == lower or m.startswith(lower + ".")]
+    assert within, lower
+    up = sorted((m, t) for m in within for t in g[m] if t == upper or t.startswith(upper + "."))
+    assert up == [], up

@@ -2,14 +2,14 @@
 # utils/vtln_config_has_phones.sh <vtln-config.yaml>: exit 0 when the VTLN config asks for phone classes
 # (`classes: phones`: it needs the phone alignments of steps/align_phones_for_vtln.sh), 1 when it does not, 2 when
 # the file is missing or not a valid YAML mapping (one line naming the file and line).
-# pydeid.voice.phone_classes.config_has_phone_classes answers for the Python callers.
+# pydeid.voice.vtln.phone_classes.config_has_phone_classes answers for the Python callers.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "Usage: $0 <vtln-config.yaml>" >&2; exit 2; }
 # a screening variant named by its old path is found in conf/voice/tuning/ (utils/voice_config.sh)
 [ -f "$1" ] || [ -f "$(dirname "$1")/tuning/$(basename "$1")" ] || { echo "$0: $1: no such VTLN config" >&2; exit 2; }
 python3 -c 'import sys
 from pydeid.io import FormatError
-from pydeid.voice.phone_classes import config_has_phone_classes
+from pydeid.voice.vtln.phone_classes import config_has_phone_classes
 try:
     sys.exit(0 if config_has_phone_classes(sys.argv[1]) else 1)
 except FormatError as e:

@@ -86,20 +86,19 @@ def ctc_word_segments(log_probs, word_token_ids: list[list[int]], blank: int = 0
 
 # ---- ESPnet glue -------------------------------------------------------------------------------------------
 
-def load_speech2text(model: str | os.PathLike, model_file: str | os.PathLike | None = None, device: str = "cpu"):
-    """An ESPnet Speech2Text from an exp dir (config.yaml + *.pth) or a config.yaml path.
+def load_speech2text(model: str | os.PathLike, model_file: str | os.PathLike, device: str = "cpu"):
+    """An ESPnet Speech2Text from an exp dir (config.yaml + *.pth) or a config.yaml path and its checkpoint.
 
-    Without model_file: the checkpoint of the first best_model_criterion of config.yaml (pydeid.asr.checkpoints).
+    The caller chooses the checkpoint (pydeid.asr.checkpoints.default_model_file when the user names none): the
+    alignment layer sits below the ASR layer and imports nothing from it.
     """
     from espnet2.bin.asr_inference import Speech2Text
     model = Path(model)
     config = model / "config.yaml" if model.is_dir() else model
-    exp = config.parent
     if not config.exists():
         raise FileNotFoundError(f"ESPnet config not found: {config}")
-    if model_file is None:
-        from pydeid.asr.checkpoints import default_model_file
-        model_file = default_model_file(exp)
+    if not model_file:
+        raise ValueError(f"{config}: no ESPnet model file given (the .pth to align with)")
     return Speech2Text(asr_train_config=str(config), asr_model_file=str(model_file), device=device,
                        ctc_weight=1.0, beam_size=1, lm_weight=0.0)
 
@@ -188,7 +187,7 @@ def align_words(s2t, wav: np.ndarray, words: list[str], sr: int = 16000) -> list
 class CtcAligner:
     """`pydeid align --backend ctc`: transcript tokens -> word CTM (+ model-token CTM in phn_ali)."""
 
-    def __init__(self, model: str, model_file: str | None = None, device: str = "cpu"):
+    def __init__(self, model: str, model_file: str, device: str = "cpu"):
         self.s2t = load_speech2text(model, model_file, device)
 
     def align(self, utt: str, wav: np.ndarray, transcript: str | list[str], sr: int = 16000) -> UttAlignment:

@@ -30,7 +30,9 @@ def make_aligner(backend: str, model: str | None, **kw):
         from .ctc import CtcAligner
         if not model:
             raise ValueError("--backend ctc needs an ESPnet exp dir (config.yaml + *.pth)")
-        return CtcAligner(model, model_file=kw.get("model_file"))
+        if not kw.get("model_file"):   # the caller chooses it (pydeid.asr.checkpoints): align imports nothing from asr
+            raise ValueError("--backend ctc needs the model file of the ESPnet exp dir (model_file)")
+        return CtcAligner(model, model_file=kw["model_file"])
     raise ValueError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
 
 

@@ -29,8 +29,13 @@ def run(args):
             rep_file.stat().st_mtime > (Path(args.data) / f).stat().st_mtime for f in ("text", "wav.scp")):
         print(f"{args.ali_dir}: up to date (--resume), skipped")
         return 0
+    model_file = args.model_file
+    if args.backend == "ctc" and not model_file:   # the exp dir's best checkpoint (the ASR layer knows which)
+        from pydeid.asr.checkpoints import default_model_file
+        exp = Path(args.model)
+        model_file = default_model_file(exp if exp.is_dir() else exp.parent)
     rep = align_data_dir(args.data, args.ali_dir, backend=args.backend, model=args.model,
-                         model_file=args.model_file, extra_dict=args.extra_dict, use_g2p=not args.no_g2p, phones=not args.no_phones)
+                         model_file=model_file, extra_dict=args.extra_dict, use_g2p=not args.no_g2p, phones=not args.no_phones)
     c = rep["counts"]
     print(f"{args.ali_dir}: aligned {c['aligned']}/{c['utterances']} utterances; "
           f"{c['g2p_tokens']} tokens needed G2P ({len(rep['g2p_words'])} distinct words); "

@@ -62,15 +62,10 @@ def add_arguments(p):
 
 
 def _load_config(path, method):
-    """The method's YAML config: a key the method does not have (a typo) is an error naming the allowed keys."""
-    from pydeid.io.config import dataclass_keys, load_yaml
-    from pydeid.voice import registry
-    from pydeid.voice.configs import resolve_config
-    from pydeid.voice.world import WorldConfig
-    path = resolve_config(path)   # a screening variant named by its old path is found in conf/voice/tuning/
-    m = registry.get(method)
-    return load_yaml(path, allowed=m.config_allowed(), nested={"world": dataclass_keys(WorldConfig)},
-                     values={k: list(v) for k, v in m.config_keys.items() if v})
+    """The method's YAML config as flat options (pydeid.voice.configs: VTLN's groups flattened): a key the method
+    does not have (a typo) or a flat VTLN option is an error naming the file and line."""
+    from pydeid.voice.configs import load_config
+    return load_config(path, method)
 
 
 def _check_params(method, params, where):
@@ -107,7 +102,7 @@ def _phone_alignment(args, in_dir):
     import logging
 
     from pydeid.io import DataDir, UsageError
-    from pydeid.voice.phone_classes import PhoneAlignment
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment
     where = args.config or "--config"
     if not args.ali_dir:
         raise UsageError("--ali-dir", f"{where}: classes phones needs the phone alignment of {in_dir} (steps/align.sh "
@@ -195,7 +190,7 @@ def run(args):
             if not (args.resume and pool_path.exists()):
                 tphones = None
                 if phones is not None:
-                    from pydeid.voice.phone_classes import CTM_NAME, PhoneAlignment
+                    from pydeid.voice.vtln.phone_classes import CTM_NAME, PhoneAlignment
                     from pydeid.voice.vtln import build_vtln_params
                     tphones = (PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir"),
                                build_vtln_params(**method_params).phone_min_frames)

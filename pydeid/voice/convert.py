@@ -103,7 +103,7 @@ def speaker_genders(data: DataDir) -> dict[str, str]:
 
 def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int, k: int, world: WorldConfig,
                     max_utts: int = 20, progress: bool = False, phones=None):
-    """phones: (PhoneAlignment of target_data, min_frames): phone-class models (pydeid.voice.phone_classes)."""
+    """phones: (PhoneAlignment of target_data, min_frames): phone-class models (pydeid.voice.vtln.phone_classes)."""
     from .vtln import VtlnTargets, speaker_model
     from .world import analyze
     d = DataDir.read(target_data)
@@ -116,7 +116,7 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
         utts = spk2utt[spk][:max_utts]
         feats = (analyze(d.load_audio(u), 16000, world) for u in utts)
         if phones is not None:
-            from .phone_classes import phone_speaker_model
+            from .vtln.phone_classes import phone_speaker_model
             ali, min_frames = phones
             pairs = ((f, ali.frame_classes(u, len(f.f0), world.frame_period)) for u, f in zip(utts, feats))
             try:
@@ -126,7 +126,7 @@ def build_vtln_pool(target_data: str | os.PathLike, max_targets: int, seed: int,
         else:
             models[spk] = speaker_model(feats, k=k, seed=int(rng_for(seed, "kmeans", spk).integers(2 ** 31)))
     if phones is not None:
-        from .phone_classes import K
+        from .vtln.phone_classes import K
         return VtlnTargets(models, K, world, classes="phones")
     return VtlnTargets(models, k, world)
 

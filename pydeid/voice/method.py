@@ -29,6 +29,7 @@ class VoiceMethod:
     speaker_targets: bool = False              # a pool of target speakers from --target-data, --strategy 1/2/3
     pitch_pool: Callable[[Any], bool] = _never   # (params) -> whether a pool of target log-F0 statistics is needed
     phone_classes: Callable[[dict], bool] = _never   # (config dict) -> whether it needs phone alignments
+    groups: dict = field(default_factory=dict)  # YAML group -> its options (pydeid.voice.configs; {}: a flat file)
 
     def config_allowed(self) -> list[str]:
         from dataclasses import fields

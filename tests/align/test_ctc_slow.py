@@ -48,13 +48,14 @@ def test_ctc_alignment_accuracy_on_mini(trained, tmp_path):
 
 def test_align_words_api_times_a_hypothesis(trained):
     from pydeid.align.ctc import align_words, load_speech2text
+    from pydeid.asr.checkpoints import default_model_file
     from pydeid.io import DataDir
     m, exp = trained
     d = DataDir.read(m / "mini_test")
     utt = d.utts[0]
     wav = d.load_audio(utt)
     words = d.text[utt].split()
-    timed = align_words(load_speech2text(exp), wav, words)
+    timed = align_words(load_speech2text(exp, default_model_file(exp)), wav, words)
     assert [w for w, _, _ in timed] == words
     starts = [s for _, s, _ in timed]
     assert starts == sorted(starts) and all(s <= e for _, s, e in timed)

@@ -183,7 +183,7 @@ def test_mask_spoken_step_refusal_suggests_an_option_the_step_accepts(repo_root)
 
 def test_vtln_config_has_phones_broken_yaml_is_one_line(repo_root, tmp_path):
     bad = tmp_path / "vtln_broken.yaml"
-    bad.write_text("classes: [phones\nk: 8\n")
+    bad.write_text("classes:\n  classes: [phones\n  k: 8\n")
     p = subprocess.run([str(repo_root / "utils" / "vtln_config_has_phones.sh"), str(bad)], capture_output=True,
                        text=True)
     assert p.returncode == 2, (p.returncode, p.stderr)

@@ -92,7 +92,7 @@ def test_failed_utterances_bounded_and_unlabelled(rec):
     assert not (rec / "exp/align_ph/src").exists() and (rec / "exp/align_ph/src.tmp/report.json").is_file()
     p = _run(rec, "steps/align_phones_for_vtln.sh", "--max-failed", "0.25", "data/src", "exp/align_ph/src")
     assert "3/4 utterances" in p.stdout and "failed 1" in p.stdout
-    from pydeid.voice.phone_classes import PhoneAlignment
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment
     ali = PhoneAlignment.read(rec / "exp/align_ph/src")
     assert bad in ali.failed and (ali.frame_classes(bad, 200, 5.0) == -1).all()
     assert (ali.frame_classes(lines[1].split()[0], 200, 5.0) >= 0).any()

@@ -1,4 +1,4 @@
-"""Class-mean replacement after VTLN (pydeid/voice/class_residual.py; VTLN plan options class_shift and
+"""Class-mean replacement after VTLN (pydeid/voice/vtln/class_residual.py; VTLN plan options class_shift and
 residual_scale, conf/voice/vtln_cm.yaml and vtln_avgcm.yaml)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.class_residual import band_profile, paired_target_spectra, replace_class_means
-from pydeid.voice.vtln import VtlnParams, _dct_basis, _normalised_log, build_vtln_params
+from pydeid.voice.vtln.class_residual import band_profile, paired_target_spectra, replace_class_means
+from pydeid.voice.vtln import VtlnParams, build_vtln_params, dct_basis, normalised_log
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
@@ -120,13 +120,13 @@ def test_transformer_moves_class_means_to_the_target(vctk_voices):
     assert len(y1) == len(x) and np.isfinite(y1).all() and not np.array_equal(y0, y1)
     src = cm.source_
     v = feats.voiced
-    cls = ((_normalised_log(feats.sp[v]) @ _dct_basis(feats.sp.shape[1]))[:, None, :]
+    cls = ((normalised_log(feats.sp[v]) @ dct_basis(feats.sp.shape[1]))[:, None, :]
            - src.centroids[None]).__pow__(2).sum(2).argmin(1)
     tspec = paired_target_spectra(8, [targets.models["p225"]], [cm.alignment("p225")["pairs"]])
 
     def dist(y):
         g = analyze(y, SR, targets.world)
-        L = _normalised_log(g.sp[v])
+        L = normalised_log(g.sp[v])
         d = [((L[cls == c].mean(0) - tspec[c]) ** 2).mean() for c in range(8) if (cls == c).sum() >= 10]
         return float(np.mean(d))
     d0, d1 = dist(y0), dist(y1)
@@ -151,7 +151,7 @@ def test_cli_config_cm(src_dir, tgt_dir, tmp_path, repo_root):
               for u in secret["utt"]]
     assert all(differ)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("k: 8\nclass_shift: 2.0\n")
+    bad.write_text("classes:\n  k: 8\n  class_shift: 2.0\n")
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "class_shift" in r.stderr and "Traceback" not in r.stderr
@@ -166,7 +166,8 @@ def test_filled_conversion_applies_the_plan_options(src_dir, tgt_dir, tmp_path):
     from pydeid.io import DataDir
     from pydeid.voice.spoken_convert import convert_filled
     conf = tmp_path / "opts.yaml"
-    conf.write_text("k: 4\nn_average: 2\nwarp_jitter: 0.05\npitch_jitter_semitones: 2.0\nclass_shift: 1.0\n")
+    conf.write_text("classes:\n  k: 4\n  class_shift: 1.0\nwarping:\n  n_average: 2\n  warp_jitter: 0.05\n"
+                    "f0:\n  pitch_jitter_semitones: 2.0\n")
     out, exp = tmp_path / "out", tmp_path / "exp"
     cli("transform-voice", "--method", "vtln", "--strategy", "3", "--config", conf, "--target-data", tgt_dir,
         "--exp-dir", exp, src_dir, out)

@@ -1,4 +1,4 @@
-"""Issue 19 part K: soft class posteriors (pydeid/voice/soft_classes.py, VTLN option class_temperature), shrunk
+"""Issue 19 part K: soft class posteriors (pydeid/voice/vtln/soft_classes.py, VTLN option class_temperature), shrunk
 warps (warp_scale) and the diagnosis switches convert_f0 / convert_envelope of the VTLN plan."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.class_residual import replace_class_means
-from pydeid.voice.soft_classes import class_posteriors
+from pydeid.voice.vtln.class_residual import replace_class_means
+from pydeid.voice.vtln.soft_classes import class_posteriors
 from pydeid.voice.vtln import VtlnParams, build_vtln_params
 from pydeid.voice.world import finalize, synthesize
 from voice_helpers import median_f0
@@ -121,7 +121,7 @@ def test_near_targets(vctk_voices):
     """near_targets n: every drawn target is replaced by one of the n pool speakers of smallest |a0| for this
     source, the same draw always by the same one; the conversion equals the plain one towards that speaker bit for
     bit; n 0 keeps the plan's target; n >= pool size can still pick any speaker."""
-    from pydeid.voice.target_choice import pick, rank_near
+    from pydeid.voice.vtln.target_choice import pick, rank_near
     pool = ("p225", "p226", "p228")
     targets = build_vtln({s: vctk_voices[s][:4] for s in pool}, k=4, seed=0)
     fit, x = vctk_voices["p227"][:4], vctk_voices["p227"][10]
@@ -145,13 +145,13 @@ def test_near_targets(vctk_voices):
 def test_liftered_class_shift():
     """class_shift_lifter n: the change made to a voiced frame is the class difference's projection on c1..cn (no
     smoothing, no warp, beta 1: exactly); a lifter of all F-1 cepstra is the whole difference; 0 is the default."""
-    from pydeid.voice.vtln import _dct_basis
+    from pydeid.voice.vtln import dct_basis
     Y, voiced, cls, S, Tg = _toy(F=65)
     a = np.zeros(len(Y))
     full = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1)
     assert np.array_equal(replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=0), full)
     low = replace_class_means(Y, voiced, cls, a, S, Tg, 1.0, 1.0, smooth_frames=1, lifter=4)
-    B = _dct_basis(65, 4)
+    B = dct_basis(65, 4)
     D = Tg[cls] - S[cls]
     assert np.allclose((low - Y)[voiced], ((D @ B) @ B.T)[voiced]) and np.array_equal(low[~voiced], Y[~voiced])
     assert not np.allclose(low, full)

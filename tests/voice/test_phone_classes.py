@@ -1,4 +1,4 @@
-"""Phone-level classes for VTLN and the class-mean replacement (pydeid/voice/phone_classes.py; VTLN plan option
+"""Phone-level classes for VTLN and the class-mean replacement (pydeid/voice/vtln/phone_classes.py; VTLN plan option
 classes: phones, conf/voice/vtln_ph*.yaml): frames labelled by a phone CTM, label-identical pairing, one-line
 errors for missing alignments."""
 
@@ -11,9 +11,9 @@ import pytest
 
 from pydeid.io import FormatError
 from pydeid.voice import analyze
-from pydeid.voice import phone_classes as P
-from pydeid.voice.vtln import (VtlnParams, VtlnTargets, VtlnTransformer, _normalised_log, _speech_frames,
-                               build_vtln_params)
+from pydeid.voice.vtln import phone_classes as P
+from pydeid.voice.vtln import (VtlnParams, VtlnTargets, VtlnTransformer, build_vtln_params, normalised_log,
+                               speech_frames)
 from test_voice_cli import cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
@@ -61,7 +61,7 @@ def utterance(vctk_voices):
     """A real 4-second sentence (VCTK p227), its WORLD features and speech frames."""
     x = vctk_voices["p227"][0]
     f = analyze(x, SR)
-    return x, f, _speech_frames(f)
+    return x, f, speech_frames(f)
 
 
 def test_speaker_model_classes_follow_the_labels(utterance, tmp_path):
@@ -77,7 +77,7 @@ def test_speaker_model_classes_follow_the_labels(utterance, tmp_path):
     ali = P.PhoneAlignment.read(_ali_dir(tmp_path, [f"u 1 0.0 {a:.3f} IY", f"u 1 {a:.3f} {b - a:.3f} IH",
                                                     f"u 1 {b:.3f} {end - b:.3f} AA"]))
     lab = ali.frame_classes("u", T, FP)
-    L = _normalised_log(f.sp)
+    L = normalised_log(f.sp)
     n_ih = int((sp & (lab == P.INDEX["IH"])).sum())
     assert 10 < n_ih <= 20, n_ih
     m = P.phone_speaker_model([(f, lab)], min_frames=n_ih + 1)

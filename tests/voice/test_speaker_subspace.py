@@ -1,4 +1,4 @@
-"""Speaker-subspace replacement after VTLN (pydeid/voice/speaker_subspace.py; VTLN plan options ss_dims, ss_pseudo,
+"""Speaker-subspace replacement after VTLN (pydeid/voice/vtln/speaker_subspace.py; VTLN plan options ss_dims, ss_pseudo,
 ss_scale, ss_warp; conf/voice/vtln_ss*.yaml)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from pydeid.voice import VtlnTransformer, analyze, build_vtln
-from pydeid.voice.speaker_subspace import (SpeakerSubspace, apply_corrections, class_corrections, draw_coords,
+from pydeid.voice.vtln.speaker_subspace import (SpeakerSubspace, apply_corrections, class_corrections, draw_coords,
                                            fit_subspace)
-from pydeid.voice.vtln import SpeakerModel, VtlnParams, VtlnTargets, _dct_basis, build_vtln_params, draw_vtln
+from pydeid.voice.vtln import SpeakerModel, VtlnParams, VtlnTargets, build_vtln_params, dct_basis, draw_vtln
 from test_voice_cli import check_output_corpus, cli, src_dir, tgt_dir  # noqa: F401 (fixtures)
 
 SR = 16000
@@ -22,7 +22,7 @@ def _toy_pool(n=7, k=3, F=129, seed=0):
     """n speakers sharing k smooth class shapes, each with its own smooth spectral offsets, in shuffled class
     order (k-means labels are arbitrary)."""
     rng = np.random.default_rng(seed)
-    B = _dct_basis(F)
+    B = dct_basis(F)
     base = rng.normal(size=(k, B.shape[1])) * np.linspace(2, 0.2, B.shape[1])
     models = {}
     for i in range(n):
@@ -200,7 +200,7 @@ def test_cli_config_ss(src_dir, tgt_dir, tmp_path, repo_root):
     import soundfile as sf
     out, exp = tmp_path / "out", tmp_path / "exp"
     conf = tmp_path / "ss1.yaml"
-    conf.write_text("k: 8\nss_dims: 1\nss_pseudo: gaussian\n")
+    conf.write_text("classes:\n  k: 8\nspeaker_subspace:\n  ss_dims: 1\n  ss_pseudo: gaussian\n")
     cli("transform-voice", "--method", "vtln", "--config", conf, "--target-data", tgt_dir, "--exp-dir", exp,
         src_dir, out)
     secret = check_output_corpus(src_dir, out, exp)
@@ -222,7 +222,7 @@ def test_cli_config_ss(src_dir, tgt_dir, tmp_path, repo_root):
     assert r.returncode != 0 and "ss_dims 16 exceeds" in r.stderr and "Traceback" not in r.stderr
     assert "exceeds" in r.stderr.strip().splitlines()[-1] and not (tmp_path / "out3").exists()
     bad = tmp_path / "bad.yaml"
-    bad.write_text("k: 8\nss_dims: 4\nss_pseudo: somebody\n")
+    bad.write_text("classes:\n  k: 8\nspeaker_subspace:\n  ss_dims: 4\n  ss_pseudo: somebody\n")
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "ss_pseudo" in r.stderr and "Traceback" not in r.stderr

@@ -1,4 +1,4 @@
-"""Class means of the unvoiced frames (pydeid/voice/unvoiced_classes.py; VTLN options unvoiced_shift, pause_shift,
+"""Class means of the unvoiced frames (pydeid/voice/vtln/unvoiced_classes.py; VTLN options unvoiced_shift, pause_shift,
 pause_level with classes: phones, conf/voice/vtln_u*.yaml): frames of a hand-made phone CTM on real speech get the
 target's class mean, voiced frames are untouched, shifts 0 are bit-identical, source = target is the identity."""
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from pydeid.voice import analyze
-from pydeid.voice import phone_classes as P
-from pydeid.voice import unvoiced_classes as U
-from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, _normalised_log, build_vtln_params
+from pydeid.voice.vtln import phone_classes as P
+from pydeid.voice.vtln import unvoiced_classes as U
+from pydeid.voice.vtln import VtlnTargets, VtlnTransformer, build_vtln_params, normalised_log
 from pydeid.voice.world import WorldConfig
 from test_phone_classes import _ali_dir
 from test_voice_cli import src_dir, tgt_dir  # noqa: F401 (fixtures)
@@ -60,7 +60,7 @@ def test_model_class_means_and_backoff(feats, tmp_path):
     lab = _labels(tmp_path, f, "a")
     uc = U.frame_classes(lab)
     u = ~f.voiced
-    L = _normalised_log(f.sp)
+    L = normalised_log(f.sp)
     n = {k: int((u & (uc == U.INDEX[k])).sum()) for k in ("S", "SH", "T", "F", "K", "pause")}
     assert min(n.values()) > 0 and n["pause"] > 20, n
     st = U.UnvoicedStats()

@@ -111,7 +111,7 @@ def test_cli_config_options_and_target_gender(src_dir, tgt_dir, tmp_path, repo_r
     assert secret["params"] == {"warp_jitter": 0.05, "pitch_jitter_semitones": 2.0}
     assert all(abs(e["warp_shift"]) <= 0.05 and abs(e["pitch_shift"]) <= 2 for e in secret["utt"].values())
     conf = tmp_path / "any.yaml"
-    conf.write_text("k: 4\nn_average: 2\ntarget_gender: any\nworld:\n  frame_period: 10.0\n")
+    conf.write_text("classes:\n  k: 4\nwarping:\n  n_average: 2\n  target_gender: any\nworld:\n  frame_period: 10.0\n")
     exp2 = tmp_path / "exp2"
     cli("transform-voice", "--method", "vtln", "--config", conf, "--target-data", tgt_dir, "--exp-dir", exp2,
         "--part", "plan", src_dir, tmp_path / "out2")
@@ -123,7 +123,7 @@ def test_cli_config_options_and_target_gender(src_dir, tgt_dir, tmp_path, repo_r
         "--exp-dir", exp3, "--part", "plan", src_dir, tmp_path / "out3")
     assert json.loads((exp3 / "secrets" / "voice_plan.json").read_text())["target_gender"] == "same"
     bad = tmp_path / "bad.yaml"
-    bad.write_text("k: 8\nwarp_jiter: 0.05\n")
+    bad.write_text("classes:\n  k: 8\nwarping:\n  warp_jiter: 0.05\n")
     r = cli("transform-voice", "--method", "vtln", "--config", bad, "--target-data", tgt_dir, "--exp-dir",
             tmp_path / "exp4", src_dir, tmp_path / "out4", check=False)
     assert r.returncode != 0 and "bad.yaml" in r.stderr and "warp_jiter" in r.stderr and "Traceback" not in r.stderr

@@ -1,4 +1,4 @@
-"""pydeid.voice.f0_map: the F0 mapping options of VTLN (issue 19, part V): the shift of the log-F0 mean capped at n
+"""pydeid.voice.vtln.f0_map: the F0 mapping options of VTLN (issue 19, part V): the shift of the log-F0 mean capped at n
 semitones, the source's log-F0 range kept; the defaults are today's conversion bit for bit."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pydeid.voice.common import convert_log_f0
-from pydeid.voice.f0_map import map_f0, mapped_target
+from pydeid.voice.vtln.f0_map import map_f0, mapped_target
 from pydeid.voice.vtln import VtlnTransformer, build_vtln_params
 from voice_helpers import median_f0
 

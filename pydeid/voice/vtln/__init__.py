@@ -18,9 +18,6 @@ from .core import (CLASS_MODES, METHOD, VtlnParams, VtlnTargets, VtlnTransformer
 from .features import (MAX_ALPHA, N_CEPS, SpeakerModel, align, dct_basis, normalised_log, speaker_model,
                        speech_frames, voiced_smooth, warp_candidates)
 
-# the former private names of pydeid/voice/vtln.py (tests and scripts written before the split use them)
-_dct_basis, _normalised_log, _speech_frames, _warp_candidates = dct_basis, normalised_log, speech_frames, warp_candidates
-
 __all__ = ["CLASS_MODES", "METHOD", "VtlnParams", "VtlnTargets", "VtlnTransformer", "build_vtln", "build_vtln_params",
            "draw_vtln", "MAX_ALPHA", "N_CEPS", "SpeakerModel", "align", "dct_basis", "normalised_log", "speaker_model",
            "speech_frames", "voiced_smooth", "warp_candidates"]

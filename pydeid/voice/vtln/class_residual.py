@@ -66,7 +66,7 @@ def replace_class_means(log_sp_warped: np.ndarray, voiced: np.ndarray, frame_cla
     frame (read on voiced frames only); frame_alpha: (T,) the warping factor each frame was warped with;
     source_spectra / target_spectra: (k, F) the source's class spectra and the (paired, level-normalised) target
     class spectra per source class; band: (F,) per-bin factor of class_shift (band_profile), None for 1;
-    posteriors: (n voiced, k) soft classes of the voiced frames (pydeid.voice.soft_classes): a frame's source and
+    posteriors: (n voiced, k) soft classes of the voiced frames (pydeid.voice.vtln.soft_classes): a frame's source and
     target class spectra are then the posterior-weighted means over the classes (frame_class is not read);
     lifter: n > 0 keeps of the class difference T_c - R only its first n cepstral coefficients (c1..cn, DCT of the
     log envelope): its broad shape (tilt, the spread of energy over the band) is moved, not its formant-scale

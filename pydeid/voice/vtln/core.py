@@ -15,7 +15,8 @@ vocal-tract-length difference. Per pair, the class factor minimises the same dis
 a0 +- 0.1 (an unconstrained search lets a badly matched class pick an extreme warp). Unvoiced frames use a0.
 The per-frame factor track is smoothed over 5 frames before warping, to avoid clicks at class changes.
 
-Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, which is the conversion above):
+Options of the plan (VtlnParams; in conf/voice/vtln*.yaml under the groups of GROUPS below; all off by default,
+which is the conversion above):
 - n_average: N > 1 makes each draw a pseudo-target averaged over N pool speakers (as the VoicePrivacy baselines
   average the x-vectors of several pool speakers): per source class the warping factors towards the N targets are
   averaged, and so are the targets' log-F0 mean and std.
@@ -23,31 +24,31 @@ Options of the plan (VtlnParams, conf/voice/vtln_*.yaml; all off by default, whi
   warping factor and to the target's log-F0 mean (in semitones): the same speaker and target never give twice the
   same warp, so an attacker who converts his own data with his own draws does not reproduce the publisher's.
 - class_shift / residual_scale: after warping, replace (a share of) each voiced frame's class mean spectrum by the
-  paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.class_residual):
+  paired target class spectrum, and scale the frame's deviation from its class (pydeid.voice.vtln.class_residual):
   what warping leaves of the source's own spectral shape within each class.
-- classes "phones": the classes are the aligned phones of the transcripts (pydeid.voice.phone_classes: a class per
+- classes "phones": the classes are the aligned phones of the transcripts (pydeid.voice.vtln.phone_classes: a class per
   vowel/sonorant, backed off to broad groups below phone_min_frames frames), paired with the target's by label;
   the fit and each conversion then take the frames' phone classes (a phone CTM of the source set and of the pool).
 - class_temperature: tau > 0 gives each voiced frame class posteriors instead of the nearest centroid
-  (pydeid.voice.soft_classes): its warping factor and its class spectra are posterior-weighted means.
+  (pydeid.voice.vtln.soft_classes): its warping factor and its class spectra are posterior-weighted means.
 - warp_scale: every frame's warping factor multiplied by s (s < 1: formants moved less).
 - class_shift_lifter: n > 0 moves only the first n cepstral coefficients of the class difference (its broad
   shape: tilt, energy spread; not the formant-scale detail).
 - near_targets: n > 0 restricts each source speaker's targets to the n pool speakers of smallest |a0|
-  (pydeid.voice.target_choice; the plan's drawn target mapped onto them by a hash); near_f0_drawn: the F0 is
+  (pydeid.voice.vtln.target_choice; the plan's drawn target mapped onto them by a hash); near_f0_drawn: the F0 is
   still converted to the drawn target's statistics (the F0 conversion costs no WER, the envelope's warp does).
 - convert_f0 / convert_envelope: false keeps the source's F0 / envelope (the diagnosis of where the WER cost of a
   conversion comes from).
 - unvoiced_shift / pause_shift / pause_level / pause_residual (classes phones): the class-mean replacement of the
-  unvoiced frames too (pydeid.voice.unvoiced_classes: a class per voiceless obstruent phone and a pause class;
+  unvoiced frames too (pydeid.voice.vtln.unvoiced_classes: a class per voiceless obstruent phone and a pause class;
   pause_level moves the pauses' level to the target's noise floor relative to its speech, pause_residual < 1
   shrinks the pause frames' own deviations from their class mean and level); pause_voiced: the frames the F0
   tracker calls voiced in the pauses (no phone aligned: noise, breaths) are pause frames too, synthesised unvoiced.
 - ss_dims / ss_pseudo / ss_scale / ss_warp: after warping, replace the source's coordinates in the pool's speaker
   subspace (the d principal between-speaker directions of the class cepstra) by a pseudo-speaker's
-  (pydeid.voice.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
+  (pydeid.voice.vtln.speaker_subspace); ss_warp false applies it to the plain analysis, without the warp (F0 still
   converted), and ss_normalise false then fits the subspace on un-warped class spectra.
-- f0_max_shift / f0_keep_range: the F0 mapping (pydeid.voice.f0_map): the shift of the log-F0 mean capped at n
+- f0_max_shift / f0_keep_range: the F0 mapping (pydeid.voice.vtln.f0_map): the shift of the log-F0 mean capped at n
   semitones, the source's log-F0 range kept.
 """
 
@@ -75,30 +76,30 @@ class VtlnParams:
     n_average: int = 1
     warp_jitter: float = 0.0
     pitch_jitter_semitones: float = 0.0
-    class_shift: float = 0.0       # beta of pydeid.voice.class_residual (0: plain VTLN)
-    residual_scale: float = 1.0    # lambda of pydeid.voice.class_residual (1: the frame's deviation kept whole)
+    class_shift: float = 0.0       # beta of pydeid.voice.vtln.class_residual (0: plain VTLN)
+    residual_scale: float = 1.0    # lambda of pydeid.voice.vtln.class_residual (1: the frame's deviation kept whole)
     class_shift_from_hz: float = 0.0   # class_shift only above this frequency (ramp to 2x; 0: whole band)
-    classes: str = "kmeans"        # kmeans (unsupervised, k of them) | phones (pydeid.voice.phone_classes)
+    classes: str = "kmeans"        # kmeans (unsupervised, k of them) | phones (pydeid.voice.vtln.phone_classes)
     phone_min_frames: int = 20     # phones: a class with fewer frames of a speaker backs off to its group
-    class_temperature: float = 0.0     # soft classes (pydeid.voice.soft_classes; 0: the nearest centroid)
+    class_temperature: float = 0.0     # soft classes (pydeid.voice.vtln.soft_classes; 0: the nearest centroid)
     warp_scale: float = 1.0        # every frame's warping factor times this (1: the fitted warps)
     convert_f0: bool = True        # False: the source's F0 kept (the envelope's share of the cost)
     convert_envelope: bool = True  # False: the source's envelope kept (F0 converted only)
     class_shift_lifter: int = 0    # > 0: the class shift smoothed to its first n cepstra (class_residual)
     near_targets: int = 0          # > 0: targets among the n pool speakers of smallest |a0| (target_choice)
     near_f0_drawn: bool = False    # with near_targets: the F0 statistics of the plan's drawn target(s)
-    ss_dims: int = 0               # pydeid.voice.speaker_subspace: directions replaced (0: off)
+    ss_dims: int = 0               # pydeid.voice.vtln.speaker_subspace: directions replaced (0: off)
     ss_pseudo: str = "target"      # whose coordinates: the utterance's target, or a draw from the pool's Gaussian
     ss_scale: float = 1.0          # the pseudo-speaker's coordinates times this (0: the pool's mean voice)
     ss_warp: bool = True           # false: no VTLN warp underneath (plain analysis, F0 still converted)
     ss_normalise: bool = True      # false (ss_warp false only): the subspace keeps vocal-tract-length differences
-    unvoiced_shift: float = 0.0    # pydeid.voice.unvoiced_classes: unvoiced frames inside phones (0: untouched)
+    unvoiced_shift: float = 0.0    # pydeid.voice.vtln.unvoiced_classes: unvoiced frames inside phones (0: untouched)
     pause_shift: float = 0.0       # the same for the pause frames (no phone aligned)
     pause_level: float = 0.0       # the pause frames' level moved towards the target's (relative to speech)
     pause_residual: float = 1.0    # the pause frames' deviation from their class mean and level kept (0: none)
     pause_voiced: bool = False     # the voiced frames of the pauses are pause frames too (synthesised unvoiced)
-    f0_max_shift: float = 0.0      # pydeid.voice.f0_map: the log-F0 mean moves at most this many semitones (0: no cap)
-    f0_keep_range: bool = False    # pydeid.voice.f0_map: the source's log-F0 std kept (only the mean moves)
+    f0_max_shift: float = 0.0      # pydeid.voice.vtln.f0_map: the log-F0 mean moves at most this many semitones (0: no cap)
+    f0_keep_range: bool = False    # pydeid.voice.vtln.f0_map: the source's log-F0 std kept (only the mean moves)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -169,7 +170,7 @@ class VtlnTargets:
     models: dict[str, SpeakerModel]
     k: int = 8
     world: WorldConfig = field(default_factory=WorldConfig)
-    classes: str = "kmeans"     # phones: the models' classes are pydeid.voice.phone_classes.CLASSES
+    classes: str = "kmeans"     # phones: the models' classes are pydeid.voice.vtln.phone_classes.CLASSES
 
     def save(self, path) -> None:
         from pydeid.io import atomic_write
@@ -229,7 +230,7 @@ class VtlnTransformer:
         self._subspace = None
 
     def subspace(self):
-        """The target pool's speaker subspace (pydeid.voice.speaker_subspace), fitted once."""
+        """The target pool's speaker subspace (pydeid.voice.vtln.speaker_subspace), fitted once."""
         if self._subspace is None:
             from .speaker_subspace import fit_subspace
             self._subspace = fit_subspace(self.targets, self.grid, self.params.ss_normalise)
@@ -369,8 +370,19 @@ def _phone_classes(conf: dict) -> bool:
     return conf.get("classes") == "phones"
 
 
+# The YAML groups of the options (conf/voice/vtln*.yaml; pydeid.voice.configs reads them into the flat fields).
+GROUPS = {
+    "warping": ("warp_scale", "warp_jitter", "n_average", "near_targets", "near_f0_drawn", "target_gender",
+                "convert_envelope"),
+    "classes": ("classes", "k", "phone_min_frames", "class_shift", "residual_scale", "class_shift_from_hz",
+                "class_shift_lifter", "class_temperature", "unvoiced_shift"),
+    "pauses": ("pause_shift", "pause_level", "pause_residual", "pause_voiced"),
+    "f0": ("pitch_jitter_semitones", "convert_f0", "f0_max_shift", "f0_keep_range"),
+    "speaker_subspace": ("ss_dims", "ss_pseudo", "ss_scale", "ss_warp", "ss_normalise"),
+}
+
 METHOD = VoiceMethod(
     name="vtln", params=VtlnParams, build=build_vtln_params, draw=draw_vtln,
     summary="class-wise bilinear warps towards a target speaker of a pool, log-F0 mapped (Sundermann and Ney 2003)",
     config_keys={"k": None, "target_gender": ("same", "any")}, gendered=True, speaker_targets=True,
-    phone_classes=_phone_classes)
+    phone_classes=_phone_classes, groups=GROUPS)

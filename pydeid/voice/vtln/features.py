@@ -23,7 +23,7 @@ class SpeakerModel:
     class_weights: np.ndarray  # (k,) share of frames per class
     log_f0: tuple[float, float]
     n_frames: int = 0
-    unvoiced_spectra: np.ndarray | None = None   # phone classes: (pydeid.voice.unvoiced_classes.K, F)
+    unvoiced_spectra: np.ndarray | None = None   # phone classes: (pydeid.voice.vtln.unvoiced_classes.K, F)
     unvoiced_levels: np.ndarray | None = None    # and their levels relative to the speech frames'
 
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:

@@ -47,28 +47,16 @@ def normalise_phone(label: str) -> str | None:
 
 
 def config_has_phone_classes(path) -> bool:
-    """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones`, i.e. needs phone alignments
-    (utils/vtln_config_has_phones.sh asks it for the shell scripts)."""
-    import yaml
-
-    from ..configs import resolve_config
-    path = resolve_config(path)
-    try:
-        d = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:   # a broken config is an error naming the file and line, never "no phones"
-        mark = getattr(e, "problem_mark", None)
-        raise FormatError(path, mark.line + 1 if mark else None,
-                          f"not valid YAML ({getattr(e, 'problem', None) or e})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(path, None, f"cannot read: {e}") from None
-    if not isinstance(d, dict):
-        raise FormatError(path, None, f"a VTLN config is a YAML mapping, not a {type(d).__name__}")
-    return d.get("classes") == "phones"
+    """Whether a VTLN config (conf/voice/vtln*.yaml) asks for `classes: phones` in its classes group, i.e. needs
+    phone alignments (utils/vtln_config_has_phones.sh asks it for the shell scripts). A broken config is a
+    FormatError naming the file and line, never "no phones"."""
+    from ..configs import load_config
+    return load_config(path, "vtln").get("classes") == "phones"
 
 
 class FrameClasses(np.ndarray):
     """frame_classes()'s (T,) class array; its `phones` attribute holds each frame's aligned phone (index in PHONES,
-    -1 none), which the unvoiced classes read (pydeid.voice.unvoiced_classes: one class per voiceless obstruent)."""
+    -1 none), which the unvoiced classes read (pydeid.voice.vtln.unvoiced_classes: one class per voiceless obstruent)."""
     phones: np.ndarray | None = None
 
     def __array_finalize__(self, obj):
@@ -168,7 +156,7 @@ def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAM
     """A pydeid.voice.vtln.SpeakerModel whose classes are CLASSES (module docstring): features_and_classes yields
     (WorldFeatures, (T,) frame classes of frame_classes()). class_weights: the share of the speaker's voiced speech
     frames whose own class is c (unlabelled frames: pooled); n_frames: their number. The model also holds the
-    unvoiced frames' class spectra and levels (pydeid.voice.unvoiced_classes; None without unvoiced frames)."""
+    unvoiced frames' class spectra and levels (pydeid.voice.vtln.unvoiced_classes; None without unvoiced frames)."""
     from ..common import log_f0_stats
     from .unvoiced_classes import UnvoicedStats
     from .features import SpeakerModel, normalised_log, speech_frames

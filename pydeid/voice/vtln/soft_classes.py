@@ -2,7 +2,7 @@
 classes instead of the nearest centroid.
 
 With hard assignment, a frame near the border of two classes switches between their warping factors and, with the
-class-mean replacement (pydeid.voice.class_residual), between their (paired) target class spectra: a frame
+class-mean replacement (pydeid.voice.vtln.class_residual), between their (paired) target class spectra: a frame
 mis-assigned to the class of another phone gets that phone's target spectrum, moving its formants. With posteriors,
 the frame's warping factor and its source and target class spectra are the posterior-weighted means over the
 classes, so a frame between two classes gets a mixture and the output changes smoothly along the frame's cepstra.

@@ -1,7 +1,7 @@
 """Speaker-subspace replacement after VTLN (issue 19): change only the directions along which speakers differ.
 
 An x-vector attacker reads what distinguishes speakers; the recogniser reads what distinguishes phones. The
-class-mean replacement (pydeid.voice.class_residual) replaces the whole class spectrum of every voiced frame by the
+class-mean replacement (pydeid.voice.vtln.class_residual) replaces the whole class spectrum of every voiced frame by the
 target's, phonetic part included (a mis-paired class then costs WER). Here only the part of the class spectra that
 varies between speakers is replaced, as eigenvoices (Kuhn et al. 2000) or the between-speaker part of LDA/PLDA do:
 

@@ -1,6 +1,6 @@
 """Class means for the frames the class-mean replacement leaves untouched (issue 19, part U): unvoiced frames.
 
-pydeid.voice.class_residual replaces the class mean spectrum of VOICED frames only; with `warp_scale: 0` an unvoiced
+pydeid.voice.vtln.class_residual replaces the class mean spectrum of VOICED frames only; with `warp_scale: 0` an unvoiced
 frame keeps the source's own envelope. On the speechocean762 trial set (150 utterances, 106,983 WORLD frames at
 5 ms, dio) 46 % of the frames are unvoiced: pauses (no aligned phone) 26.4 %, voiceless obstruents 9.0 %, voiced
 obstruents the F0 tracker calls unvoiced 3.2 %, unvoiced frames of vowels and sonorants 7.3 %. The attacker's
