@@ -14,8 +14,8 @@ from pathlib import Path
 
 from pydeid.asr.pocketsphinx_decode import decode_data_dir
 from pydeid.asr.score import score_decode_dir
-from pydeid.corpora.bootstrap_ci import wer_with_ci
-from pydeid.corpora.speechocean_report import read_per_utt
+from pydeid.report.bootstrap_ci import wer_with_ci
+from pydeid.report.speechocean_report import read_per_utt
 from pydeid.io import DataDir
 
 

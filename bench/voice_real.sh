@@ -87,7 +87,7 @@ case $wer_set in subset|trial|both) ;; *) echo "$0: --wer-set must be subset, tr
 for b in copysynth:"$copysynth" comprise:"$comprise" vctk:"$vctk" same-draws:"$same_draws"; do
   case ${b#*:} in true|false) ;; *) echo "$0: --${b%%:*} must be true or false, got '${b#*:}'" >&2; exit 1 ;; esac
 done
-log() { echo "$(date -u '+%Y-%m-%dT%H:%M:%S') (voice_real.sh) $*"; }
+. utils/log.sh   # log <message>: "<UTC time> (voice_real.sh:<line>) <message>"
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd -P)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pydeid.corpora.bootstrap_ci import eer_with_ci
-from pydeid.corpora.speechocean_report import SCENARIOS, vname, wer_of
+from pydeid.report.bootstrap_ci import eer_with_ci
+from pydeid.report.speechocean_report import SCENARIOS, vname, wer_of
 from pydeid.io import read_kaldi_map
 from pydeid.report import markdown_table
 
@@ -127,7 +127,7 @@ def paired_eer_diff(fa: Path, fb: Path, trials: dict, trial_spk: dict, n_boot: i
 
 def paired_wer_diff(da: Path, db: Path, utt2spk: dict, n_boot: int, seed: int) -> dict | None:
     """WER(b) - WER(a) in points on the same utterances, paired speaker bootstrap 95 % interval."""
-    from pydeid.corpora.speechocean_report import read_per_utt
+    from pydeid.report.speechocean_report import read_per_utt
     pa, pb = da / "scoring" / "per_utt", db / "scoring" / "per_utt"
     if not pa.is_file() or not pb.is_file():
         return None
@@ -212,8 +212,8 @@ def build(work: Path, vs: list[str], n_boot: int, seed: int, baseline: str | Non
                                                        n_boot, seed) for v in vs + ["comprise"]}
     # utility subsets of 1 utterance per speaker (decoded when the 60-utterance set did not fit the time): the
     # converted WER and the original's on the same utterances (from the original's per-utterance scores)
-    from pydeid.corpora.bootstrap_ci import wer_with_ci
-    from pydeid.corpora.speechocean_report import read_per_utt
+    from pydeid.report.bootstrap_ci import wer_with_ci
+    from pydeid.report.speechocean_report import read_per_utt
     orig_per = exp / "ps" / "decode_general_test_wer" / "scoring" / "per_utt"
     for d in sorted((exp / "ps").glob("decode_general_test_wer1_*")):
         if not (d / "scoring" / "per_utt").is_file() or not orig_per.is_file():

@@ -79,7 +79,7 @@ def wer_report(name: str, baselines: list[str], n_boot: int = 1000) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from voice_real_report import paired_wer_diff
 
-    from pydeid.corpora.speechocean_report import read_per_utt
+    from pydeid.report.speechocean_report import read_per_utt
     from pydeid.io import read_kaldi_map
     utt2spk = read_kaldi_map(Path("data/test_wer/utt2spk"))
     d = Path("exp/ps") / f"decode_general_test_wer_k_{name}"
@@ -110,7 +110,7 @@ def a0_split(decodes: list[str], plan_path: str, pool: str, fit_data: str = "dat
              subset: str = "data/test_wer") -> str:
     """WER of the original and of each decode (exp/ps/decode_general_test_wer_<name>) on the utterances grouped by
     |a0|, the global warping factor from the utterance's speaker to its plan target (the plan of the decodes)."""
-    from pydeid.corpora.speechocean_report import read_per_utt
+    from pydeid.report.speechocean_report import read_per_utt
     from pydeid.io import DataDir
     from pydeid.voice.common import rng_for
     from pydeid.voice.vtln import VtlnTargets, VtlnTransformer

@@ -26,23 +26,8 @@ if [ -s "$dir/text" ] && [ -f "$dir/decode_phones.json" ] && [ "$dir/text" -nt "
         "$dir/decode_phones.json"; then
   echo "$0: $dir is current; rescored"
 else
-  mkdir -p "$dir/log"
-  nspk=$(wc -l <"$data/spk2utt")
-  [ "$nj" -gt "$nspk" ] && nj=$nspk
-  if [ "$nj" -gt 1 ]; then
-    sdata=$data/split$nj
-    [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj" >/dev/null
-    $cmd JOB=1:$nj "$dir/log/decode_phones.JOB.log" \
-      pydeid decode-phones --lw "$lw" "$sdata/JOB" "$dir/parts/JOB" || {
-        utils/job_failed.sh "$0: phone decoding failed" "$dir/log"/decode_phones.*.log; exit 1; }
-    pydeid decode-phones --merge $(for j in $(seq "$nj"); do echo "$dir/parts/$j"; done) "$dir" \
-      | tee "$dir/log/merge.log"
-    rm -rf "$dir/parts"
-  else
-    $cmd "$dir/log/decode_phones.1.log" pydeid decode-phones --lw "$lw" "$data" "$dir" || {
-      utils/job_failed.sh "$0: phone decoding failed" "$dir/log/decode_phones.1.log"; exit 1; }
-    tail -n 1 "$dir/log/decode_phones.1.log"
-  fi
+  utils/split_decode.sh --nj "$nj" --cmd "$cmd" --log-name decode_phones --what "$0: phone decoding" \
+    decode-phones "$data" "$dir" --lw "$lw"
 fi
 mkdir -p "$dir/log"
 pydeid score-phones "$data" "$dir" | tee "$dir/log/score_phones.log"

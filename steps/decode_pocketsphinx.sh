@@ -28,20 +28,5 @@ if [ -s "$dir/text" ] && [ -f "$dir/decode_pocketsphinx.json" ] && [ "$dir/text"
 fi
 opts=(--lm "$(printf '%q' "$lm")")
 [ -n "$lw" ] && opts+=(--lw "$lw")
-mkdir -p "$dir/log"
-nspk=$(wc -l <"$data/spk2utt")
-[ "$nj" -gt "$nspk" ] && nj=$nspk
-if [ "$nj" -gt 1 ]; then
-  sdata=$data/split$nj
-  [ -d "$sdata/$nj" ] && [ ! "$sdata" -ot "$data/utt2spk" ] || utils/split_data.sh "$data" "$nj" >/dev/null
-  $cmd JOB=1:$nj "$dir/log/decode.JOB.log" \
-    pydeid decode-pocketsphinx "${opts[@]}" "$sdata/JOB" "$dir/parts/JOB" || {
-      utils/job_failed.sh "$0: decoding failed" "$dir/log"/decode.*.log; exit 1; }
-  pydeid decode-pocketsphinx --merge $(for j in $(seq "$nj"); do echo "$dir/parts/$j"; done) "$dir" \
-    | tee "$dir/log/merge.log"
-  rm -rf "$dir/parts"
-else
-  $cmd "$dir/log/decode.1.log" pydeid decode-pocketsphinx "${opts[@]}" "$data" "$dir" || {
-    utils/job_failed.sh "$0: decoding failed" "$dir/log/decode.1.log"; exit 1; }
-  tail -n 1 "$dir/log/decode.1.log"
-fi
+utils/split_decode.sh --nj "$nj" --cmd "$cmd" --log-name decode --what "$0: decoding" \
+  decode-pocketsphinx "$data" "$dir" "${opts[@]}"

@@ -63,7 +63,7 @@ help_message="Usage: $0 [--stage 1] [--stop-stage 4] [--seed 0] [--nj 2] (run af
 . utils/parse_options.sh
 
 . utils/log.sh   # log <message>: "<UTC time> (spoken_pseudonyms.sh:<line>) <message>"
-done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
+. utils/recipe.sh   # done_ok <data-dir>
 v=${neutral_voice%%:*}${neutral_voice#*:}; v=${v//-/}
 case $fill_order in
   before) sp=spoken${variant:+_$variant} ;;

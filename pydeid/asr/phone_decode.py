@@ -163,25 +163,10 @@ def decode_phones_data_dir(data, out_dir, lw: float = DEFAULT_LW) -> dict:
 
 
 def merge_parts(parts, out_dir) -> dict:
-    """Join the decode dirs of split jobs: text in C order, RTF over all parts."""
-    out = Path(out_dir)
-    lines, infos = [], []
-    for p in map(Path, parts):
-        for f in ("text", "decode_phones.json"):
-            if not (p / f).is_file():
-                raise FormatError(p / f, None, "missing: that phone-decoding job did not finish")
-        lines += [ln for ln in (p / "text").read_text(encoding="utf-8").splitlines() if ln.strip()]
-        infos.append(json.loads((p / "decode_phones.json").read_text()))
-    lines.sort(key=lambda ln: kaldi_sort_key(ln.split()[0]))
-    atomic_write_text(out / "text", "".join(ln + "\n" for ln in lines))
-    a = sum(i["audio_seconds"] for i in infos)
-    c = sum(i["decode_cpu_seconds"] for i in infos)
-    info = dict(infos[0])
-    info.update({"data": str(Path(infos[0]["data"]).parent.parent) if len(infos) > 1 else infos[0]["data"],
-                 "utterances": sum(i["utterances"] for i in infos), "audio_seconds": round(a, 3),
-                 "decode_cpu_seconds": round(c, 3), "rtf": round(c / a, 4) if a else None, "jobs": len(infos)})
-    atomic_write_text(out / "decode_phones.json", json.dumps(info, indent=1) + "\n")
-    return info
+    """Join the decode dirs of split jobs: text in C order, RTF over all parts (pydeid.asr.decode_parts)."""
+    from .decode_parts import merge_decode_parts
+
+    return merge_decode_parts(parts, out_dir, "decode_phones.json", what="phone-decoding")
 
 
 # ---------------------------------------------------------------- scoring

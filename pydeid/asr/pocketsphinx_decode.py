@@ -173,28 +173,10 @@ def decode_data_dir(data, out_dir, lm: str | None = GENERAL, lw: float | None = 
 
 
 def merge_parts(parts: list[str | os.PathLike], out_dir: str | os.PathLike) -> dict:
-    """Join the decode dirs of split jobs: text in C order, RTF over all parts."""
-    from pydeid.io import kaldi_sort_key
-
-    out = Path(out_dir)
-    lines, infos = [], []
-    for p in parts:
-        p = Path(p)
-        for f in ("text", "decode_pocketsphinx.json"):
-            if not (p / f).is_file():
-                raise FormatError(p / f, None, "missing: that decoding job did not finish")
-        lines += [ln for ln in (p / "text").read_text(encoding="utf-8").splitlines() if ln.strip()]
-        infos.append(json.loads((p / "decode_pocketsphinx.json").read_text()))
-    lines.sort(key=lambda ln: kaldi_sort_key(ln.split()[0]))
-    atomic_write_text(out / "text", "".join(ln + "\n" for ln in lines))
+    """Join the decode dirs of split jobs: text in C order, RTF over all parts (pydeid.asr.decode_parts)."""
+    from .decode_parts import merge_decode_parts
     from .textnorm import TextNorm
-    TextNorm().save(out / "textnorm.json")
-    audio = sum(i["audio_seconds"] for i in infos)
-    cpu = sum(i["decode_cpu_seconds"] for i in infos)
-    info = dict(infos[0])
-    info.update({"data": str(Path(infos[0]["data"]).parent.parent) if len(infos) > 1 else infos[0]["data"],
-                 "utterances": sum(i["utterances"] for i in infos), "audio_seconds": round(audio, 3),
-                 "decode_cpu_seconds": round(cpu, 3), "rtf": round(cpu / audio, 4) if audio else None,
-                 "jobs": len(infos)})
-    atomic_write_text(out / "decode_pocketsphinx.json", json.dumps(info, indent=1) + "\n")
+
+    info = merge_decode_parts(parts, out_dir, "decode_pocketsphinx.json")
+    TextNorm().save(Path(out_dir) / "textnorm.json")
     return info

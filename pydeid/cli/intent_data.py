@@ -20,7 +20,7 @@ def run(args):
     from pathlib import Path
 
     from pydeid.io.conll import write_conll
-    from pydeid.utility.intent import intent_of, read_intents, split_by_intent
+    from pydeid.nlu_utility.intent import intent_of, read_intents, split_by_intent
 
     train = read_intents(args.train)
     if args.test:

@@ -20,9 +20,9 @@ def run(args):
 
     from pydeid.io import atomic_write_text
     from pydeid.io.errors import UsageError
-    from pydeid.utility.intent import read_intents
-    from pydeid.utility.report import santext_privacy
-    from pydeid.utility.rows import parse_rows
+    from pydeid.nlu_utility.intent import read_intents
+    from pydeid.nlu_utility.report import santext_privacy
+    from pydeid.nlu_utility.rows import parse_rows
 
     from .text_utility import parse_data
     logging.getLogger("gensim").setLevel(logging.WARNING)

@@ -31,7 +31,7 @@ def add_arguments(p):
 
 
 def run(args):
-    from pydeid.corpora.speechocean_report import write_report
+    from pydeid.report.speechocean_report import write_report
     from pydeid.io import FormatError
 
     lms = args.lms.split()

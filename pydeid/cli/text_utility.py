@@ -30,7 +30,7 @@ def add_arguments(p):
     p.add_argument("--ner-rows", default="", help="rows with the NER task (default: every row)")
     p.add_argument("--ner-seeds", type=_seeds, default=None, help="seeds with the NER task (default: --seeds)")
     p.add_argument("--ner-model", default="linear", choices=["linear", "flair"],
-                   help="linear: pydeid.utility.tagger on the whole training set (seconds); flair: the project's "
+                   help="linear: pydeid.nlu_utility.tagger on the whole training set (seconds); flair: the project's "
                         "BiLSTM-CRF on --ner-train sentences (minutes per cell)")
     p.add_argument("--ner-config", default="conf/text/ner_cpu.yaml", help="flair tagger YAML")
     p.add_argument("--ner-train", type=positive_int, default=700, help="flair: training sentences of the subset")
@@ -62,9 +62,9 @@ def run(args):
     from pathlib import Path
 
     from pydeid.io.errors import UsageError
-    from pydeid.utility.experiment import NerSpec, run_grid
-    from pydeid.utility.intent import read_intents
-    from pydeid.utility.rows import parse_rows
+    from pydeid.nlu_utility.experiment import NerSpec, run_grid
+    from pydeid.nlu_utility.intent import read_intents
+    from pydeid.nlu_utility.rows import parse_rows
 
     logging.getLogger("gensim").setLevel(logging.WARNING)
     logging.getLogger("flair").setLevel(logging.WARNING)

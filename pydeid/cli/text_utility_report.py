@@ -26,8 +26,8 @@ def run(args):
 
     from pydeid.io.errors import UsageError
     from pydeid.report import update_results_section
-    from pydeid.utility import report as R
-    from pydeid.utility.rows import parse_rows
+    from pydeid.nlu_utility import report as R
+    from pydeid.nlu_utility.rows import parse_rows
 
     cells = R.load_cells(args.exp_dir)
     if not cells:
@@ -59,14 +59,14 @@ def run(args):
                         f", scored on all {s['n_test']} original test sentences; mean +- std over the seeds run for NER"
                         f" (a cell marked '1 seed' has no spread).")
         elif s:
-            ner_note = (" NER: exact-match span micro F1 % of the linear BIO tagger (pydeid.utility.tagger: SGD over "
+            ner_note = (" NER: exact-match span micro F1 % of the linear BIO tagger (pydeid.nlu_utility.tagger: SGD over "
                         "hashed word/shape/affix/context features) trained on the whole transformed training set, "
                         "scored on the original test set; mean +- std over the seeds.")
     sections.append(("text_utility_table2", "Seed 000 table 2 layout: utility of models trained on transformed text, "
                      "tested on original text",
                      t2 + f"\n{src}Cells: mean +- std over seeds {', '.join(f'{d}: {n}' for d, n in n_seeds.items())}"
                      f" (each seed draws the transformation and the model); ID: intent accuracy % of the linear "
-                     f"TF-IDF classifier (pydeid.utility.intent), [95 % CI] = bootstrap over the test sentences of "
+                     f"TF-IDF classifier (pydeid.nlu_utility.intent), [95 % CI] = bootstrap over the test sentences of "
                      f"the accuracy averaged over the seeds; gold tags, p = 1 unless stated.{ner_note}\n"))
     prot = []
     for d in ids:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pydeid.corpora.speechocean_report import build_report, espnet_results, read_stage_times, render
+from pydeid.report.speechocean_report import build_report, espnet_results, read_stage_times, render
 from pydeid.io import FormatError, read_kaldi_map
 
 from test_speechocean_recipe import SHARED  # noqa: E402

@@ -1,5 +1,5 @@
 """The VCTK sample as a Kaldi data dir for egs/speechocean762/s5 (local/speechocean762/prepare_vctk.sh), and the
-recipe's per-stage time records read by its report (pydeid.corpora.speechocean_report.read_stage_times)."""
+recipe's per-stage time records read by its report (pydeid.report.speechocean_report.read_stage_times)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pydeid.corpora.speechocean_report import read_stage_times
+from pydeid.report.speechocean_report import read_stage_times
 from pydeid.io import FormatError, read_kaldi_map
 
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
@@ -79,7 +79,7 @@ def test_read_stage_times(tmp_path):
 def test_report_partial_run(tmp_path):
     """A run cut short: without --partial a missing decoding is one clear error naming it; with it, the missing
     cells read 'not run' and nothing else is invented."""
-    from pydeid.corpora.speechocean_report import build_report, render
+    from pydeid.report.speechocean_report import build_report, render
     d, exp = tmp_path / "data", tmp_path / "exp"
     for sub, name, text in (("test_trial", "trials", "s1 u1 target\ns2 u1 nontarget\n"),
                             ("test_enroll", "spk2gender", "s1 f\ns2 f\n"), ("test_trial", "utt2gender", "u1 f\n"),

@@ -153,45 +153,32 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   done
 fi
 
-convert() {  # convert <in-data> <out-data> <seed> [shifted]
-  if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
-    # (`classes: phones`) aligns the input and the target voices into exp/align_ph/<name> first
-    local T=100 vc=()
-    [ "${4:-}" = shifted ] && T=$shift_max_targets
-    [ -n "$voice_config" ] && vc=(--voice-config "$voice_config")
-    steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${vc[@]}" \
-      --phone-ali-root exp/align_ph "$1" "data/$train" "exp/voice/pool_${4:-pub}_s{seed}.npz" "$voice_strategy:$3:$2"
-    return
-  fi
-  local vopts=(--target-data "data/$train" --seed "$3")
-  if [ "${4:-}" = shifted ]; then vopts+=(--voice-config "conf/voice/${m}_shifted.yaml")
-  elif [ -n "$voice_config" ]; then vopts+=(--voice-config "$voice_config"); fi
-  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" "${vopts[@]}" --resume true --nj "$nj" \
-    --cmd "$train_cmd" "$1" "exp/voice/$(basename "$2")" "$2"
-}
+# the conversions (steps/convert_voice.sh): VTLN targets and VoiceMask's pitch-target pool are the ASR training
+# speakers; the parameter-shifted attacker's: conf/voice/<method>_shifted.yaml, for VTLN its own pool of
+# --shift-max-targets speakers (--voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml)
+cvopts=(--nj "$nj" --cmd "$train_cmd" --target-data "data/$train" --pitch-target-data "data/$train"
+        --pool-file "exp/voice/pool_pub_s{seed}.npz")
+[ -n "$voice_config" ] && cvopts+=(--voice-config "$voice_config")
+if [ "$m" = vtln ]; then shifted=(--max-targets "$shift_max_targets" --pool-file "exp/voice/pool_shifted_s{seed}.npz")
+else shifted=(--voice-config "conf/voice/${m}_shifted.yaml"); fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: voice conversion ($m, strategy $voice_strategy)"
   for s in $deid_sets ${test}_trial; do
-    [ -d "data/${s}_$m" ] && utils/validate_data_dir.sh "data/${s}_$m" >/dev/null 2>&1 && continue
-    convert "data/$s" "data/${s}_$m" "$seed"
+    steps/convert_voice.sh "${cvopts[@]}" "$m" "data/$s" "$voice_strategy:$seed:data/${s}_$m"
   done
   for s in ${test}_enroll $xvtrain; do   # the attackers convert original audio with their own draws
-    for kind in a ps; do
-      [ -d "data/${s}_${m}_$kind" ] && utils/validate_data_dir.sh "data/${s}_${m}_$kind" >/dev/null 2>&1 && continue
-      if [ $kind = a ]; then convert "data/$s" "data/${s}_${m}_a" "$aseed"
-      else convert "data/$s" "data/${s}_${m}_ps" "$aseed" shifted; fi
-    done
+    steps/convert_voice.sh "${cvopts[@]}" "$m" "data/$s" "$voice_strategy:$aseed:data/${s}_${m}_a"
+    steps/convert_voice.sh "${cvopts[@]}" "${shifted[@]}" "$m" "data/$s" "$voice_strategy:$aseed:data/${s}_${m}_ps"
   done
 fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   log "stage 6: masking the tagged words in the converted voices, then the leak check"
   for s in $deid_sets; do
-    steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop --nj "$nj" --cmd "$train_cmd" \
-      "data/${s}_$m" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
-    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s" \
-      "data/${s}_neutral" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s/verify"
+    steps/make_neutral.sh --source-data "data/$s" --seed "$seed" --tags "$mask_tags" --on-untimed drop --nj "$nj" \
+      --cmd "$train_cmd" --results "$results" --name "$s" "data/${s}_$m" "exp/tags/$s/tags.conll" \
+      "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
   done
 fi
 

@@ -105,13 +105,7 @@ nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epoc
 [ -n "$ner_utility_seeds" ] && nuopts+=(--seeds "$ner_utility_seeds")
 
 . utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
-done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }   # a finished data dir
-free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }   # at most $nj background jobs
-wait_all() {  # wait for every background job; if one failed, stop naming the logs ($1) to read
-  local rc=0 pid
-  for pid in $(jobs -p); do wait "$pid" || rc=1; done
-  [ $rc -eq 0 ] || { utils/job_failed.sh "$0: a background job failed" "$1"; exit 1; }
-}
+. utils/recipe.sh   # done_ok <data-dir>, free_lane (at most $nj background jobs), wait_all <logs>, vname <m> <st>
 results=RESULTS.md
 [ -n "$attacker_seed" ] || attacker_seed=$((seed + 1))
 attack_plan() {  # the attackers' conversions (always of original audio) and attacks (pydeid.attack.scenarios)
@@ -121,7 +115,6 @@ attack_plan() {  # the attackers' conversions (always of original audio) and att
 }
 sets="mini_train mini_dev mini_test"
 nmethod=${neutral_voice%%:*}; nstrat=${neutral_voice#*:}
-vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }   # vtln:3 -> vtln3, voicemask:- -> voicemask
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
   log "stage 0: synthesize the mini corpus (espeak-ng dialogues, gold tags and word timings)"
@@ -203,22 +196,11 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
     data/mini_train data/mini_dev data/mini_test exp/ner_utility
 fi
 
-convert_vtln() {  # convert_vtln <in-data> <target-data> <pool-file> <strategy>[_<variant>]:<seed>:<out-data> ...
-  # one pass per config (conf/voice/vtln[_<variant>].yaml); a phone-class variant (`classes: phones`) aligns the
-  # input and the target voices into exp/align_ph/<name> first (steps/align_phones_for_vtln.sh)
-  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --phone-ali-root exp/align_ph "$@"
-}
-
-convert() {  # convert <method> <strategy> <in-data> <out-data> <seed> [transform_voice.sh options]
-  local opts=(--method "$1" --seed "$5" --resume true --nj "$nj" --cmd "$train_cmd")
-  # every VTLN run of a seed shares one target pool (the mini_dev speakers' models, built once)
-  if [ "$1" = vtln ]; then
-    [ $# -eq 5 ] || { echo "$0: convert: no transform_voice.sh options for vtln (${*:6})" >&2; exit 1; }
-    convert_vtln "$3" data/mini_dev "exp/voice/vtln_pool_s{seed}.npz" "$2:$5:$4"
-    return
-  fi
-  done_ok "$4" || steps/transform_voice.sh "${opts[@]}" "${@:6}" "$3" "exp/voice/$(basename "$4")" "$4"
-}
+# the conversions (steps/convert_voice.sh): VTLN targets are the mini_dev speakers, one target pool per seed shared
+# by every VTLN run of that seed; voicemask and mcadams take their config's defaults (no strategy, no target pool)
+vtln_targets=(--target-data data/mini_dev --pool-file "exp/voice/vtln_pool_s{seed}.npz")
+cvopts=(--nj "$nj" --cmd "$train_cmd" "${vtln_targets[@]}")
+vstrat() { [ "$1" = vtln ] && echo "$2" || echo -; }   # the strategy of a conversion spec: VTLN's, else none
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: voice conversion ($voice_configs); VTLN targets: the mini_dev speakers"
@@ -235,11 +217,11 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   # the published test set: every VTLN output in one pass; converted as a whole (as its owner would), the
   # trial part is its subset
   vtln_strategies=$(for vc in $voice_configs; do [ "${vc%%:*}" = vtln ] && echo "${vc#*:}"; done; true)
-  [ -n "$vtln_strategies" ] && convert_vtln data/mini_test data/mini_dev exp/voice/vtln_pool_s{seed}.npz \
+  steps/convert_voice.sh "${cvopts[@]}" vtln data/mini_test \
     $(for st in $vtln_strategies; do echo "$st:$seed:data/mini_test_vtln$st"; done)
   for vc in $voice_configs; do
     m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
-    convert "$m" "$st" data/mini_test "data/mini_test_$v" "$seed"
+    steps/convert_voice.sh "${cvopts[@]}" "$m" data/mini_test "$(vstrat "$m" "$st"):$seed:data/mini_test_$v"
     done_ok "data/mini_test_trial_$v" || utils/subset_data_dir.sh --utt-list data/mini_test_trial/utt2spk \
       "data/mini_test_$v" "data/mini_test_trial_$v" >/dev/null
     cp data/mini_test_trial/trials "data/mini_test_trial_$v/trials"
@@ -252,13 +234,13 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   for line in "${plan[@]}"; do
     read -r -a f <<<"$line"
     case ${f[0]} in   # pydeid attack-plan lines: vtln <shifted> <src> <spec>... | convert <m> <st> <seed> <shifted> <src> <out>
-      vtln) if [ "${f[1]}" = 1 ]; then
-              convert_vtln "${f[2]}" data/mini_train_vtlnpool "exp/voice/vtln_pool_shift_s{seed}.npz" "${f[@]:3}"
-            else
-              convert_vtln "${f[2]}" data/mini_dev "exp/voice/vtln_pool_s{seed}.npz" "${f[@]:3}"
-            fi ;;
+      vtln) vopts=()   # the parameter-shifted attacker's own target pool
+            [ "${f[1]}" = 1 ] && vopts=(--target-data data/mini_train_vtlnpool
+                                        --pool-file "exp/voice/vtln_pool_shift_s{seed}.npz")
+            steps/convert_voice.sh "${cvopts[@]}" "${vopts[@]}" vtln "${f[2]}" "${f[@]:3}" ;;
       convert) vopts=(); [ "${f[4]}" = 1 ] && vopts=(--voice-config "conf/voice/${f[1]}_shifted.yaml")
-               convert "${f[1]}" "${f[2]}" "${f[5]}" "${f[6]}" "${f[3]}" "${vopts[@]}" ;;
+               steps/convert_voice.sh "${cvopts[@]}" "${vopts[@]}" "${f[1]}" "${f[5]}" \
+                 "$(vstrat "${f[1]}" "${f[2]}"):${f[3]}:${f[6]}" ;;
     esac
   done
 fi
@@ -267,12 +249,10 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   v=$(vname "$nmethod" "$nstrat")
   log "stage 5: the neutral corpus: $v voices, tagged words silenced and removed from the text"
   for s in mini_train mini_dev mini_test; do
-    convert "$nmethod" "$nstrat" "data/$s" "data/${s}_$v" "$seed"
-    done_ok "data/${s}_neutral" || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --nj "$nj" --cmd "$train_cmd" \
-      "data/${s}_$v" "data/$s/tags.conll" "data/$s/words.ctm" "exp/mask/$s" "data/${s}_neutral"
-    # with the gold CTM every tagged interval must be silent: any leak stops the recipe
-    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s (gold CTM)" \
-      "data/${s}_neutral" "data/$s/tags.conll" "data/$s/words.ctm" "exp/mask/$s/verify"
+    # converted, gold-tagged words masked with the gold CTM: every tagged interval must be silent (a leak stops)
+    steps/make_neutral.sh --voice "$nmethod:$(vstrat "$nmethod" "$nstrat")" --convert-opts "${vtln_targets[*]}" \
+      --source-data "data/$s" --seed "$seed" --tags "$mask_tags" --nj "$nj" --cmd "$train_cmd" --results "$results" \
+      --name "$s (gold CTM)" "data/${s}_$v" "data/$s/tags.conll" "data/$s/words.ctm" "exp/mask/$s" "data/${s}_neutral"
   done
   # with the aligner's CTM (what a real corpus gets) the leaks are measured against the gold timings
   done_ok data/mini_test_neutral_ali || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \

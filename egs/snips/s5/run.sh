@@ -56,12 +56,7 @@ ner=(--ner-model "$ner_model" --ner-rows "$ner_rows" --ner-seeds "${ner_seeds:-$
 curve_rows=$(for s in ${curve_strategies//,/ }; do for p in ${curve_p//,/ }; do
   case $p in 0|1) ;; *) echo "$s@$p" ;; esac; done; done)
 spacy_rows=$(for e in $santext_eps; do echo "santext:spacy@$e"; done; for e in $santext_plus_eps; do echo "santext+:spacy@$e"; done)
-wait_all() {
-  local rc=0 pid
-  for pid in $(jobs -p); do wait "$pid" || rc=1; done
-  [ $rc -eq 0 ] || { echo "$0: a background job failed, see $1" >&2; exit 1; }
-}
-free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
+. utils/recipe.sh   # free_lane (at most $nj background jobs), wait_all <logs>
 per_dataset() {  # per_dataset <log-name> <pydeid text-utility options...>: one job per dataset, --nj at a time
   local name=$1 d
   shift

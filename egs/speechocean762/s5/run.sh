@@ -144,14 +144,7 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--corpus-root DIR] [--size
 corpus_root=${corpus_root:-$SPEECHOCEAN}
 vctk_root=${vctk_root:-$VCTK_SUBSET}
 . utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
-done_ok() { [ -d "$1" ] && utils/validate_data_dir.sh "$1" >/dev/null 2>&1; }
-free_lane() { while [ "$(jobs -rp | wc -l)" -ge "$nj" ]; do sleep 1; done; }
-wait_all() {
-  local rc=0 pid
-  for pid in $(jobs -p); do wait "$pid" || rc=1; done
-  [ $rc -eq 0 ] || { utils/job_failed.sh "$0: a background job failed" "$1"; exit 1; }
-}
-vname() { [ "$2" = "-" ] && echo "$1" || echo "$1$2"; }
+. utils/recipe.sh   # done_ok <data-dir>, free_lane (at most $nj background jobs), wait_all <logs>, vname <m> <st>
 # CPU seconds (user+sys) of this shell's finished children: bash `times` (second line "XmY.YYYs XmY.YYYs"), run
 # in this shell (a $(...) subshell would start from zero) into a file
 cpu_children() {
@@ -319,21 +312,29 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
 fi
 
-convert() {  # convert <method> <in-data> <out-data> <seed> [shifted|-] [config variant]
-  local m=$1 c=${6:+_$6} opts=(--method "$1" --seed "$4" --resume true --nj "$nj" --cmd "$train_cmd")
-  if [ "${5:-}" = shifted ]; then opts+=(--voice-config "conf/voice/${m}${c}_shifted${shifted_variant}.yaml")
-  elif [ -n "$c" ]; then opts+=(--voice-config "conf/voice/${m}${c}.yaml"); fi
-  [ "$m" = voicemask ] && opts+=(--target-data data/train_xv)   # the pool of pitch_mode target (else unused)
-  done_ok "$3" || steps/transform_voice.sh "${opts[@]}" "$2" "exp/voice/$(basename "$3")" "$3"
+# the conversions (steps/convert_voice.sh): VTLN targets modelled on data/train_vtln, one target pool per party and
+# seed (exp/voice/vtln_pool_<pub|shift>_s<seed>.npz); VoiceMask's pitch-target pool: the train_xv speakers
+ctargets="--target-data data/train_vtln --pitch-target-data data/train_xv"
+cvopts=(--nj "$nj" --cmd "$train_cmd" $ctargets)
+vtln_opts() {  # vtln_opts <variant|-> <max-targets> <pool-tag>: a VTLN pass's options (config, -T, pool), one line
+  local o="--max-targets $2 --pool-file exp/voice/vtln_pool_$3_s{seed}.npz"
+  [ "$1" = - ] || o+=" --voice-config conf/voice/vtln_$1.yaml"
+  echo "$o"
 }
-convert_vtln() {  # convert_vtln <variant|-> <in-data> <max-targets> <pool-tag> <strategy>:<seed>:<out-data> ...: one pass
-  local c=() in=$2 T=$3 tag=$4
-  [ "$1" = - ] || c=(--voice-config "conf/voice/vtln_$1.yaml")
-  shift 4
-  [ $# -gt 0 ] || return 0
-  # a phone-class config (`classes: phones`: vtln_ph*, vtln_u*, vtln_v*) aligns the input and the target voices into exp/align_ph/<name> (when stale)
-  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" --max-targets "$T" "${c[@]}" \
-    --phone-ali-root exp/align_ph "$in" data/train_vtln "exp/voice/vtln_pool_${tag}_s{seed}.npz" "$@"
+conf_opts() {  # conf_opts <method> <variant|""> [shifted]: the config of a voicemask/mcadams conversion
+  local c=${2:+_$2}
+  if [ "${3:-}" = shifted ]; then echo "--voice-config conf/voice/$1${c}_shifted$shifted_variant.yaml"
+  elif [ -n "$c" ]; then echo "--voice-config conf/voice/$1$c.yaml"; fi
+}
+neutral_conversion() {  # --neutral-voice as steps/make_neutral.sh --voice "$nvoice" --convert-opts "$nopts"
+  local var=- cv=
+  if [ "$nm" = vtln ]; then
+    [[ $nst == *_* ]] && var=${nst#*_}
+    nvoice=vtln:${nst%%_*}; nopts="--nj $nj $ctargets $(vtln_opts "$var" 100 pub)"
+  else
+    [ "$nst" != - ] && cv=$nst
+    nvoice=$nm:-; nopts="--nj $nj $ctargets $(conf_opts "$nm" "$cv")"
+  fi
 }
 vtln_shifted() {  # vtln_shifted <strategy[_variant]>: does a parameter-shifted attack use these VTLN conversions?
   local vc
@@ -360,15 +361,15 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       if [[ $st == *_* ]]; then [ "${st#*_}" = "$var" ] && echo "$st"; else [ "$var" = - ] && echo "$st"; fi
     done; true)
     for s in "${pub[@]}"; do
-      convert_vtln "$var" data/$s 100 pub $(for st in $vtln_st; do echo "${st%%_*}:$seed:data/${s}_vtln$st"; done)
+      steps/convert_voice.sh "${cvopts[@]}" $(vtln_opts "$var" 100 pub) vtln data/$s $(for st in $vtln_st; do echo "${st%%_*}:$seed:data/${s}_vtln$st"; done)
     done
     for sp in "${att[@]}"; do
       IFS=: read -r src s parties <<<"$sp"
-      convert_vtln "$var" data/$src 100 pub $(for st in $vtln_st; do
+      steps/convert_voice.sh "${cvopts[@]}" $(vtln_opts "$var" 100 pub) vtln data/$src $(for st in $vtln_st; do
         [[ $parties == *a* ]] && echo "${st%%_*}:$aseed:data/${s}_vtln${st}_a"
         [[ $parties == *p* ]] && $same_draws && echo "${st%%_*}:$seed:data/${s}_vtln${st}_p"; done; true)
       if [[ $parties == *s* ]]; then
-        convert_vtln "$var" data/$src "$T_shift" shift \
+        steps/convert_voice.sh "${cvopts[@]}" $(vtln_opts "$var" "$T_shift" shift) vtln data/$src \
           $(for st in $vtln_st; do vtln_shifted "$st" && echo "${st%%_*}:$sseed:data/${s}_vtln${st}_ps"; done; true)
       fi
     done
@@ -380,16 +381,23 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
       # <method>:vtln<N>: the method applied on top of the VTLN S<N> outputs (each party chains its own)
       st=${vc#*:}; cv=; in=
       case $st in -) ;; *+vtln[123]*) cv=${st%%+*}; in=_${st#*+} ;; vtln[123]*) in=_$st ;; *) cv=$st ;; esac
-      for s in "${pub[@]}"; do convert "$m" "data/$s$in" "data/${s}_$v" "$seed" - "$cv"; done
+      for s in "${pub[@]}"; do
+        steps/convert_voice.sh "${cvopts[@]}" $(conf_opts "$m" "$cv") "$m" "data/$s$in" "-:$seed:data/${s}_$v"
+      done
       for sp in "${att[@]}"; do
         IFS=: read -r src s parties <<<"$sp"
         [ -n "$in" ] && src=$s   # chained: the party's own VTLN output data/<prefix>_vtlnN_<a|p|ps>
-        if [[ $parties == *a* ]]; then convert "$m" "data/$src${in:+${in}_a}" "data/${s}_${v}_a" "$aseed" - "$cv"; fi
+        if [[ $parties == *a* ]]; then
+          steps/convert_voice.sh "${cvopts[@]}" $(conf_opts "$m" "$cv") "$m" "data/$src${in:+${in}_a}" \
+            "-:$aseed:data/${s}_${v}_a"
+        fi
         if [[ $parties == *p* ]] && $same_draws; then
-          convert "$m" "data/$src${in:+${in}_p}" "data/${s}_${v}_p" "$seed" - "$cv"
+          steps/convert_voice.sh "${cvopts[@]}" $(conf_opts "$m" "$cv") "$m" "data/$src${in:+${in}_p}" \
+            "-:$seed:data/${s}_${v}_p"
         fi
         if [[ $parties == *s* ]] && shifted_for "$vc"; then
-          convert "$m" "data/$src${in:+${in}_ps}" "data/${s}_${v}_ps" "$sseed" shifted "$cv"
+          steps/convert_voice.sh "${cvopts[@]}" $(conf_opts "$m" "$cv" shifted) "$m" "data/$src${in:+${in}_ps}" \
+            "-:$sseed:data/${s}_${v}_ps"
         fi
       done
     fi
@@ -407,12 +415,9 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   for vc in $voice_configs; do
     v=$(vname "${vc%%:*}" "${vc#*:}")
     done_ok "data/test_wer_$v" || { log "no data/test_wer_$v (stage 3 not run): not masked"; continue; }
-    done_ok "data/test_wer_${v}_masked" || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
-      --nj 1 --cmd "$train_cmd" "data/test_wer_$v" exp/tags/test/tags.conll $ctm \
-      "exp/mask/test_wer_$v" "data/test_wer_${v}_masked"
-    steps/verify_masking.sh --tags "$mask_tags" --orig-data data/test_wer --results "$results" \
-      --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_${v}_masked" exp/tags/test/tags.conll \
-      $ctm "exp/mask/test_wer_$v/verify"
+    steps/make_neutral.sh --source-data data/test_wer --seed "$seed" --tags "$mask_tags" --on-untimed drop --nj 1 \
+      --cmd "$train_cmd" --results "$results" --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_$v" \
+      exp/tags/test/tags.conll $ctm "exp/mask/test_wer_$v" "data/test_wer_${v}_masked"
   done
 fi
 
@@ -437,18 +442,11 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
   [ -s $ctm ] && [ $ctm -nt $src/text ] ||
     steps/align.sh --backend pocketsphinx --phones false --nj 1 --cmd "$train_cmd" $src en-us exp/align/test_neutral_src
   conv=data/test_neutral_src_$nv   # the publisher's conversion (--seed, the stage-3 target pool)
-  if [ "$nm" = vtln ]; then
-    var=-; [[ $nst == *_* ]] && var=${nst#*_}
-    done_ok "$conv" || convert_vtln "$var" $src 100 pub "${nst%%_*}:$seed:$conv"
-  else
-    cv=; [ "$nst" != - ] && cv=$nst
-    convert "$nm" $src "$conv" "$seed" - "$cv"
-  fi
-  done_ok data/test_neutral_silence || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
-    --nj 1 --cmd "$train_cmd" "$conv" exp/tags/test/tags.conll $ctm $nd/silence data/test_neutral_silence
-  steps/verify_masking.sh --tags "$mask_tags" --orig-data $src --results "$results" \
-    --name "test_neutral_silence ($nv, pocketsphinx CTM)" data/test_neutral_silence exp/tags/test/tags.conll \
-    $ctm $nd/silence/verify
+  neutral_conversion
+  steps/make_neutral.sh --voice "$nvoice" --convert-opts "$nopts" --source-data $src --seed "$seed" \
+    --tags "$mask_tags" --on-untimed drop --nj 1 --cmd "$train_cmd" --results "$results" \
+    --name "test_neutral_silence ($nv, pocketsphinx CTM)" "$conv" exp/tags/test/tags.conll $ctm $nd/silence \
+    data/test_neutral_silence
   # the spoken fill refuses (one line, nothing written) when a surrogate of data/test_text would say an original
   steps/mask_spoken.sh --tags "$mask_tags" --seed "$seed" --nj 1 --cmd "$train_cmd" --secret-dir exp/secrets/neutral_spoken \
     "$conv" exp/tags/test/tags.conll data/test_text/tags.conll $ctm $nd/spoken data/test_neutral_spoken
@@ -562,17 +560,11 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
     fi
     rm -f data/.tagged_utts
   fi
-  if [ $nm = vtln ]; then
-    convert_vtln data/train 100 pub "$nst:$seed:data/train_$nv"
-  else
-    cv=; [ "$nst" != - ] && cv=$nst
-    convert "$nm" data/train "data/train_$nv" "$seed" - "$cv"
-  fi
-  done_ok data/train_neutral || steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop \
-    --nj 1 --cmd "$train_cmd" "data/train_$nv" exp/tags/train/tags.conll $tctm "exp/mask/train_$nv" data/train_neutral
-  steps/verify_masking.sh --tags "$mask_tags" --orig-data data/train --results "$results" \
-    --name "train_neutral (pocketsphinx CTM)" data/train_neutral exp/tags/train/tags.conll $tctm \
-    "exp/mask/train_$nv/verify"
+  neutral_conversion
+  steps/make_neutral.sh --voice "$nvoice" --convert-opts "$nopts" --source-data data/train --seed "$seed" \
+    --tags "$mask_tags" --on-untimed drop --nj 1 --cmd "$train_cmd" --results "$results" \
+    --name "train_neutral (pocketsphinx CTM)" "data/train_$nv" exp/tags/train/tags.conll $tctm "exp/mask/train_$nv" \
+    data/train_neutral
   for s in train_asr dev_asr; do   # the same split (an utterance dropped as untimed stays out)
     if ! done_ok "data/${s}_neutral"; then
       awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' data/train_neutral/utt2spk "data/$s/utt2spk" >data/.asr_utts

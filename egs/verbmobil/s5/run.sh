@@ -129,36 +129,28 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   done
 fi
 
-convert() {  # convert <in-data> <out-data> <seed>
-  utils/validate_data_dir.sh "$2" >/dev/null 2>&1 && return 0
-  if [ "$m" = vtln ]; then   # --voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml; a phone-class config
-    # (`classes: phones`) aligns the input and the target voices into exp/align_ph/<name> first
-    steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$train_cmd" ${voice_config:+--voice-config "$voice_config"} \
-      --phone-ali-root exp/align_ph "$1" data/train "exp/voice/pool_s{seed}.npz" "$voice_strategy:$3:$2"
-    return
-  fi
-  steps/transform_voice.sh --method "$m" --strategy "$voice_strategy" --target-data data/train \
-    ${voice_config:+--voice-config "$voice_config"} --seed "$3" --resume true --nj "$nj" --cmd "$train_cmd" \
-    "$1" "exp/voice/$(basename "$2")" "$2"
-}
+# the conversions (steps/convert_voice.sh): VTLN targets and VoiceMask's pitch-target pool are the train speakers
+# (--voice-strategy 3_<variant>: conf/voice/vtln_<variant>.yaml)
+cvopts=(--nj "$nj" --cmd "$train_cmd" --target-data data/train --pitch-target-data data/train
+        --pool-file "exp/voice/pool_s{seed}.npz")
+[ -n "$voice_config" ] && cvopts+=(--voice-config "$voice_config")
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: voice conversion ($m, strategy $voice_strategy)"
   for s in $deid_sets test_enroll test_trial; do
-    convert "data/$s" "data/${s}_$m" "$seed"
+    steps/convert_voice.sh "${cvopts[@]}" "$m" "data/$s" "$voice_strategy:$seed:data/${s}_$m"
   done
   for s in train test_enroll; do   # the lazy-informed and informed attackers draw their own random targets
-    convert "data/$s" "data/${s}_${m}_s$semi_seed" "$semi_seed"
+    steps/convert_voice.sh "${cvopts[@]}" "$m" "data/$s" "$voice_strategy:$semi_seed:data/${s}_${m}_s$semi_seed"
   done
 fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: masking the tagged words in the converted voices, then the leak check"
   for s in $deid_sets; do
-    steps/mask_words.sh --tags "$mask_tags" --seed "$seed" --on-untimed drop --nj "$nj" --cmd "$train_cmd" \
-      "data/${s}_$m" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
-    steps/verify_masking.sh --tags "$mask_tags" --orig-data "data/$s" --results "$results" --name "$s" \
-      "data/${s}_neutral" "exp/tags/$s/tags.conll" "exp/align/$s/wrd_ali/ctm" "exp/mask/$s/verify"
+    steps/make_neutral.sh --source-data "data/$s" --seed "$seed" --tags "$mask_tags" --on-untimed drop --nj "$nj" \
+      --cmd "$train_cmd" --results "$results" --name "$s" "data/${s}_$m" "exp/tags/$s/tags.conll" \
+      "exp/align/$s/wrd_ali/ctm" "exp/mask/$s" "data/${s}_neutral"
   done
 fi
 

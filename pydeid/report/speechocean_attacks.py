@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pydeid.report import markdown_table
+from .tables import markdown_table
 
 LABEL = {"voicemask": "VoiceMask", "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3", "mcadams": "McAdams",
          "vtln3_ufvphanycmnw": "phone classes (vtln3_ufvphanycmnw)"}

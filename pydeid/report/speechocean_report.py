@@ -7,7 +7,7 @@ first is the primary meter) decodes original and converted speech, the last one 
   exp/ps/decode_general_vctk[_<v>]/scoring/per_utt                    (the VCTK table, with a VCTK data dir)
   exp/attack<tag>/<primary>/<scenario>_<v>/scores/scores_<backend>, .../original/...      (EER of the primary
   exp/attack<tag>/<primary>/ignorant_<v>/scores/metrics.json        attacker, default xvector_energy; rho_F0)
-  exp/attack<tag>/<model>_<front-end>/...: the grid of every attacker (pydeid.corpora.speechocean_attacks)
+  exp/attack<tag>/<model>_<front-end>/...: the grid of every attacker (pydeid.report.speechocean_attacks)
   data/test_trial/trials, data/test_enroll/spk2gender, data/test_trial/utt2gender
   exp/stage_times.tsv                                                  (wall and CPU seconds per stage)
   with espnet=(<tier>, <v>) (stage 5b): exp/asr_<tier>_{original,neutral}/decode_test_wer[_<v>[_masked]]/scoring/
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from pydeid.io import FormatError, read_kaldi_map
-from pydeid.report import markdown_table, update_results_section
+from .tables import markdown_table, update_results_section
 
 from .bootstrap_ci import eer_with_ci, wer_with_ci
 

@@ -1,11 +1,11 @@
-"""Speaker-bootstrap intervals of the real-voice tables (pydeid.corpora.bootstrap_ci)."""
+"""Speaker-bootstrap intervals of the real-voice tables (pydeid.report.bootstrap_ci)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pydeid.corpora.bootstrap_ci import eer_with_ci, wer_with_ci
+from pydeid.report.bootstrap_ci import eer_with_ci, wer_with_ci
 
 
 def _trials(sep: float, n_spk: int = 20, seed: int = 0):

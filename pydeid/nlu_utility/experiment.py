@@ -2,7 +2,7 @@
 on T' (M'(T')) and on the ORIGINAL test set V (M'(V)); the baseline row "none" gives M(V); delta = M'(V) - M(V)
 paired by seed. One JSON per (dataset, row, seed) under <exp>/<dataset>/<row>/seed<k>.json, so runs resume.
 
-Tasks: intent accuracy (pydeid.utility.intent, every seed) and NER F1 (the project's flair BiLSTM-CRF,
+Tasks: intent accuracy (pydeid.nlu_utility.intent, every seed) and NER F1 (the project's flair BiLSTM-CRF,
 pydeid.text.flair_ner, on a fixed subset of the training set: see NerSpec).
 """
 
@@ -32,7 +32,7 @@ NER_MODELS = ("linear", "flair")
 
 @dataclass
 class NerSpec:
-    """NER column. model "linear" (pydeid.utility.tagger): trained on the whole transformed training set, every
+    """NER column. model "linear" (pydeid.nlu_utility.tagger): trained on the whole transformed training set, every
     seed. model "flair": the project's BiLSTM-CRF (config YAML) trained on n_train sentences of the transformed
     training set taken evenly across it, model selection on n_dev other evenly spaced sentences (transformed alike).
     Both are scored on the whole original test set (exact-match span micro F1)."""

@@ -1,4 +1,4 @@
-"""pydeid.utility: intent data, classifier, rows (strategies and SanText), cells of the seed 002 protocol, and the
+"""pydeid.nlu_utility: intent data, classifier, rows (strategies and SanText), cells of the seed 002 protocol, and the
 CLI's refusals. Real data: the SNIPS subset of ../shared/data (skipped when absent)."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 
 from pydeid.io.conll import Sentence, write_conll
 from pydeid.io.errors import FormatError
-from pydeid.utility.intent import (IntentClassifier, bootstrap_accuracy, evaluate_intents, intent_of,
+from pydeid.nlu_utility.intent import (IntentClassifier, bootstrap_accuracy, evaluate_intents, intent_of,
                                    read_intents, split_by_intent)
-from pydeid.utility.rows import apply_row, parse_row, parse_rows
+from pydeid.nlu_utility.rows import apply_row, parse_row, parse_rows
 
 
 def _sent(i, intent, toks, tags=None):
@@ -102,8 +102,8 @@ def test_classifier_learns_snips_intents_and_is_seeded(snips_small):
 
 
 def test_cells_follow_the_protocol_and_resume(snips_small, tmp_path):
-    from pydeid.utility.experiment import delta, intent_summary, run_grid
-    from pydeid.utility.report import load_cells, protocol_table, table2
+    from pydeid.nlu_utility.experiment import delta, intent_summary, run_grid
+    from pydeid.nlu_utility.report import load_cells, protocol_table, table2
     tr, te = snips_small
     rows = parse_rows("none typed_placeholder")
     res = run_grid({"snips": (tr, te)}, rows, [0, 1], tmp_path)
@@ -136,7 +136,7 @@ def test_cli_refuses_an_unknown_row_in_one_line(tmp_path, snips_dir):
 
 
 def test_linear_tagger_learns_snips_entities_and_placeholders_break_it(snips_small):
-    from pydeid.utility.tagger import LinearTagger, span_f1
+    from pydeid.nlu_utility.tagger import LinearTagger, span_f1
     tr, te = snips_small
     base = span_f1(te, LinearTagger(0).fit(tr).predict([s.tokens for s in te]))
     assert base["micro_f1"] > 0.45                       # 420 training sentences, 5 types

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Convert the voices of one data dir with one method into one or more outputs: the conversion call every recipe
+# makes (egs/*/s5/run.sh keep only their choices: method, seeds, targets, configs, pool names). Outputs that are
+# already a valid data dir are skipped; each output's plan and secrets go to exp/voice/<basename of its out-data>.
+#   vtln: every output in ONE pass (each utterance analysed once; steps/transform_voice_vtln_outputs.sh), a
+#         <strategy>_<variant> output with the config conf/voice/vtln_<variant>.yaml, phone-class configs aligned
+#         into --phone-ali-root first
+#   voicemask, mcadams: one steps/transform_voice.sh run per output (strategy "-": the method's default)
+#
+# Usage: steps/convert_voice.sh [options] <method> <in-data> [<strategy>:<seed>:<out-data> ...]
+#   <method>: voicemask | vtln | mcadams (pydeid transform-voice checks it); <strategy>: vtln 1 | 2 | 3 [_<variant>],
+#   the others "-" (or a --strategy value for steps/transform_voice.sh)
+#   --nj 1 --cmd run.pl
+#   --voice-config ""      YAML of method parameters (default: conf/voice/<method>.yaml)
+#   --target-data ""       vtln: the target voices (required by vtln, unused by the other methods)
+#   --pitch-target-data "" voicemask: the speakers of its `pitch_mode: target` pool (unused by the other methods)
+#   --pool-file exp/voice/vtln_pool_s{seed}.npz   vtln: the target pool shared by the runs of a seed
+#   --max-targets 100      vtln: target pool size (-T)
+#   --phone-ali-root exp/align_ph   vtln with classes phones: where the input and target voices are aligned
+set -euo pipefail
+
+nj=1
+cmd=${train_cmd:-run.pl}
+voice_config=
+target_data=
+pitch_target_data=
+pool_file="exp/voice/vtln_pool_s{seed}.npz"
+max_targets=100
+phone_ali_root=exp/align_ph
+help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--voice-config \"\"] [--target-data \"\"] [--pitch-target-data \"\"] [--pool-file F] [--max-targets 100] [--phone-ali-root exp/align_ph] <method> <in-data> <strategy>:<seed>:<out-data> ..."
+. utils/parse_options.sh
+
+if [ $# -lt 2 ]; then
+  echo "$help_message" >&2
+  exit 1
+fi
+method=$1 in=$2
+shift 2
+for spec in "$@"; do
+  IFS=: read -r st sd out <<<"$spec"
+  [ -n "$st" ] && [ -n "$sd" ] && [ -n "$out" ] || { echo "$0: '$spec': expected <strategy>:<seed>:<out-data>" >&2; exit 1; }
+done
+[ $# -gt 0 ] || exit 0   # no outputs asked (a recipe's empty list): nothing to do
+
+if [ "$method" = vtln ]; then
+  [ -n "$target_data" ] || { echo "$0: vtln needs --target-data (the target voices)" >&2; exit 1; }
+  steps/transform_voice_vtln_outputs.sh --nj "$nj" --cmd "$cmd" --max-targets "$max_targets" \
+    ${voice_config:+--voice-config "$voice_config"} --phone-ali-root "$phone_ali_root" \
+    "$in" "$target_data" "$pool_file" "$@"
+  exit 0
+fi
+for spec in "$@"; do
+  IFS=: read -r st sd out <<<"$spec"
+  utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue   # finished earlier
+  opts=(--method "$method" --seed "$sd" --resume true --nj "$nj" --cmd "$cmd")
+  [ "$st" = - ] || opts+=(--strategy "$st")
+  [ -n "$voice_config" ] && opts+=(--voice-config "$voice_config")
+  [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && opts+=(--target-data "$pitch_target_data")
+  steps/transform_voice.sh "${opts[@]}" "$in" "exp/voice/$(basename "$out")" "$out"
+done
