@@ -67,8 +67,41 @@ def ci_note(runs: list[dict]) -> str:
     return (f"[95 % interval: {ci['method']}; {ci['resamples']} resamples, seed {ci['seed']}]")
 
 
-def scenario_section(runs: list[dict], backend: str, results_md: Path | None = None) -> str:
-    """Markdown body for one scenario from its runs (metrics.json dicts)."""
+def train_count(m: dict, results_md: Path | None = None) -> tuple[int, int] | None:
+    """(utterances, speakers) of the embeddings the attacker's back-end was trained on (its training data):
+    the utt2spk beside info.train_xvectors, a path relative to the recipe (the working directory) or to
+    RESULTS.md; None when it is not there."""
+    d = m["info"].get("train_xvectors")
+    if not d:
+        return None
+    d = Path(d)
+    for p in [d] + ([results_md.parent / d] if results_md is not None and not d.is_absolute() else []):
+        if (p / "utt2spk").is_file():
+            spk = [ln.split()[1] for ln in (p / "utt2spk").read_text().splitlines() if len(ln.split()) > 1]
+            return len(spk), len(set(spk))
+    return None
+
+
+def train_note(runs: list[dict], orig: tuple[int, int] | None, results_md: Path | None = None) -> str:
+    """What the attackers that train on converted speech were given, counted from their data: the scenario text
+    says what VoicePrivacy 2024 gives (all the training utterances), this says what this run gave."""
+    counts = {train_count(m, results_md) for m in runs} - {None}
+    if len(counts) != 1:
+        return ""
+    n, spk = counts.pop()
+    txt = f"Here the attacker trains on {n} converted utterances of {spk} training speakers"
+    if orig and orig[0] > n:
+        txt += (f" ({n / spk:.3g} per speaker), a part of the {orig[0]} original training utterances the "
+                f"original-speech attacker trains on; VoicePrivacy 2024's semi-informed attacker converts all of "
+                f"them, and more training data makes a stronger attacker: read this EER as likely above that "
+                f"attacker's")
+    return txt + "."
+
+
+def scenario_section(runs: list[dict], backend: str, results_md: Path | None = None,
+                     orig_train: tuple[int, int] | None = None) -> str:
+    """Markdown body for one scenario from its runs (metrics.json dicts); `orig_train`: (utterances, speakers)
+    of the original-speech attacker's training data."""
     from pydeid.report import markdown_table
     runs = sorted(runs, key=_column_key)
     scenario = runs[0]["info"].get("scenario") or "original"
@@ -87,7 +120,9 @@ def scenario_section(runs: list[dict], backend: str, results_md: Path | None = N
         else:
             parts.append(f"{label.lower()}: per column below")
     count_txt = "; ".join(parts)
-    body = [f"Scenario: {SCENARIO_TEXT.get(scenario, scenario)}.",
+    sc = SCENARIOS.get(scenario)
+    note = train_note(runs, orig_train, results_md) if sc is not None and sc.train == "converted" else ""
+    body = [f"Scenario: {SCENARIO_TEXT.get(scenario, scenario)}." + (f" {note}" if note else ""),
             f"EER (%) with {backend.upper() if backend == 'plda' else backend} scoring {ci_note(runs)}; "
             "columns: voice transformation method and target-selection strategy (S1 one fixed target, "
             "S2 one target per speaker, S3 one per utterance). Trials: " + (count_txt or "-") + ".", "",
@@ -134,6 +169,7 @@ def write_tables(score_dirs: list, results_md: str | os.PathLike, backend: str =
         m["info"]["scenario"] = sc
         groups.setdefault(sc, []).append(m)
     out = {}
+    orig_train = next((c for c in (train_count(m, results_md) for m in groups.get("original", [])) if c), None)
     order = sorted(groups, key=lambda s: SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99)
     for scenario in order:
         if scenarios and scenario not in scenarios:
@@ -145,7 +181,7 @@ def write_tables(score_dirs: list, results_md: str | os.PathLike, backend: str =
                 raise FormatError(Path(m["_dir"]) / "metrics.json", None, f"two runs of scenario {scenario} are "
                                   f"labelled '{label}' ({seen[label]} and {m['_dir']})")
             seen[label] = m["_dir"]
-        body = scenario_section(groups[scenario], backend, results_md)
+        body = scenario_section(groups[scenario], backend, results_md, orig_train)
         update_results_section(results_md, f"attack_{scenario}", body,
                                title=f"Privacy: x-vector attacker, {scenario}")
         out[scenario] = body

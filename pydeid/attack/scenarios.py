@@ -7,8 +7,9 @@ Names are fixed project-wide (CLI `steps/attack.sh --scenario`, `pydeid score-tr
   lazy-informed        VoicePrivacy Challenge: trains on original speech; enrols on his own conversion of the
                        ORIGINAL enrolment audio (same method and parameters, his own draws)
   semi-informed        VoicePrivacy Challenge 2024 (the scenario it ranks systems by; seed 004 scenario 2): converts
-                       ALL his ORIGINAL training utterances and his original enrolment audio with the same method
-                       and parameters and his own draws (a seed other than the publisher's), trains on the former
+                       his ORIGINAL training utterances (VPC 2024: ALL of them; a recipe may give fewer, and the
+                       tables then say how many) and his original enrolment audio with the same method and
+                       parameters and his own draws (a seed other than the publisher's), trains on the former
   parameter-shifted    seed 004 scenario 3: like semi-informed, with other parameter values (see SHIFTED), own draws
   informed-same-draws  extra row: like semi-informed but with the publisher's seed, i.e. it knows the secret draws
                        (an upper bound; never presented as a VPC scenario)
@@ -48,9 +49,10 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
              "conversion of the original enrolment audio (same method and parameters, his own random draws)"),
     Scenario("semi-informed", "VoicePrivacy Challenge 2024; seed 004 scenario 2, table 4", "converted", "converted",
              "own", "same",
-             "semi-informed attacker (VoicePrivacy Challenge 2024): converts all his original training utterances "
-             "and his original enrolment audio with the same method and parameters and his own random draws "
-             "(another seed than the publisher's), trains on the converted training set"),
+             "semi-informed attacker (VoicePrivacy Challenge 2024): converts his original training utterances "
+             "(VoicePrivacy 2024: all of them) and his original enrolment audio with the same method and "
+             "parameters and his own random draws (another seed than the publisher's), trains on the converted "
+             "training set"),
     Scenario("parameter-shifted", "seed 004 scenario 3", "converted", "converted", "own", "shifted",
              "parameter-shifted attacker (seed 004 scenario 3): knows the method, not the parameters: converts his "
              "original training and enrolment audio with shifted parameter values and his own draws"),

@@ -98,3 +98,41 @@ def test_table_layout_from_score_dirs(tmp_path):
     subprocess.run([sys.executable, "-m", "pydeid", "attack-table", "--results", str(results)] + score_dirs,
                    check=True, capture_output=True)
     assert results.read_text().count("<!-- begin attack_ignorant -->") == 1
+
+
+def test_semi_informed_text_counts_its_training_data(tmp_path):
+    """The scenario text says what this run's converted-training attacker was given, counted from its data: the
+    mini's trains on a part of the training utterances, and the table must not claim all of them."""
+    rng = np.random.default_rng(1)
+    dim = 8
+    train = corpus(6, 4, "tr")
+    part = DataDir(utt2gender={}, spk2gender=dict(train.spk2gender))
+    for u in train.utts:
+        if u.endswith(("-00", "-01")):   # 2 of the 4 utterances of each speaker
+            part.wav_scp[u], part.text[u], part.utt2spk[u] = train.wav_scp[u], "x", train.utt2spk[u]
+            part.utt2gender[u] = train.utt2gender[u]
+    enroll, trial, trials = make_trials(corpus(4, 4, "te"), num_enroll=2, seed=0)
+    for name, d in (("enroll", enroll), ("trial", trial)):
+        d.write(tmp_path / name)
+    write_trials(tmp_path / "trial" / "trials", trials)
+    dirs = []
+    for scenario, data in (("original", train), ("ignorant", train), ("semi-informed", part)):
+        run = tmp_path / scenario
+        xvec_dir(run / "xv_train", data, embed(data, rng, dim, 0.5))
+        xvec_dir(run / "xv_enroll", enroll, embed(enroll, rng, dim, 0.5))
+        xvec_dir(run / "xv_trial", trial, embed(trial, rng, dim, 0.5))
+        method = "none" if scenario == "original" else "vtln"
+        evaluate(run / "xv_train", tmp_path / "enroll", run / "xv_enroll", tmp_path / "trial", run / "xv_trial",
+                 tmp_path / "trial" / "trials", run / "scores", plots=False, lda_dim=4, plda_rank=4,
+                 info={"scenario": scenario, "method": method, "strategy": "3"})
+        dirs.append(str(run / "scores"))
+    results = tmp_path / "RESULTS.md"
+    subprocess.run([sys.executable, "-m", "pydeid", "attack-table", "--results", str(results)] + dirs,
+                   check=True, capture_output=True, cwd=tmp_path)
+    text = results.read_text()
+    semi = re.search(r"<!-- begin attack_semi-informed -->(.*?)<!-- end", text, re.S).group(1)
+    assert "converts all his original training" not in semi
+    assert ("Here the attacker trains on 12 converted utterances of 6 training speakers (2 per speaker), a part of "
+            "the 24 original training utterances") in semi
+    ignorant = re.search(r"<!-- begin attack_ignorant -->(.*?)<!-- end", text, re.S).group(1)
+    assert "Here the attacker trains on" not in ignorant   # trained on original speech: no such note
