@@ -201,8 +201,9 @@ class GazetteerDetector:
 
     name = "gazetteer"
 
-    def __init__(self, person_type: str = "PER", place_type: str = "LOC"):
+    def __init__(self, person_type: str = "PER", place_type: str = "LOC", titled: bool = True):
         self.person_type = person_type
+        self.titled = titled          # "Mr X.", "Mrs S. Ozturk" (a court rule: detectors.RULE_GROUPS)
         self.place_type = place_type
         self.first, self.last = person_names()
         self.first_usual = usual_first_names()
@@ -321,8 +322,9 @@ class GazetteerDetector:
                 taken[k] = True
         persons += self._addressees(stem, taken)
         spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
-        spans += [Span(a, b, self.person_type, {"gazetteer:titled"}) for a, b in titled_names(tokens)
-                  if not any(taken[a:b])]
+        if self.titled:
+            spans += [Span(a, b, self.person_type, {"gazetteer:titled"}) for a, b in titled_names(tokens)
+                      if not any(taken[a:b])]
         return sorted(spans, key=lambda s: s.start)
 
     def _double_name(self, w: str) -> bool:

@@ -343,8 +343,9 @@ class GrammarDetector:
 
     name = "grammar"
 
-    def __init__(self, config: GrammarConfig | None = None, **kw):
+    def __init__(self, config: GrammarConfig | None = None, references: bool = True, **kw):
         self.config = config or GrammarConfig(**kw)
+        self.references = references      # written application numbers (a court rule: detectors.RULE_GROUPS)
         self.type_map = dict(DEFAULT_TYPE_MAP, **(self.config.type_map or {}))
 
     def _classify_number(self, tokens, cats, start, end) -> str | None:
@@ -401,7 +402,8 @@ class GrammarDetector:
         from .holidays import holiday_spans
         found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
         found += [(a, b, "spelled", -2) for a, b in spelled_spans(tokens)]
-        found += [(i, i + 1, "id", -3) for i, t in enumerate(tokens) if is_reference_number(t)]
+        if self.references:
+            found += [(i, i + 1, "id", -3) for i, t in enumerate(tokens) if is_reference_number(t)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

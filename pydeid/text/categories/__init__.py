@@ -58,12 +58,13 @@ class CategoryDetector:
 
     name = "categories"
 
-    def __init__(self, families: Sequence[str] | None = None):
+    def __init__(self, families: Sequence[str] | None = None, court: bool = True):
         names = list(families or FAMILIES)
         unknown = [n for n in names if n not in FAMILIES]
         if unknown:
             raise ValueError(f"unknown category family {', '.join(unknown)} (choose from {', '.join(FAMILIES)})")
-        self.families = [FAMILIES[n]() for n in names]
+        # court: a nationality before "national"/"citizen" is an ethnicity (a court rule: detectors.RULE_GROUPS)
+        self.families = [FAMILIES[n](court=court) if n == "ethnicity" else FAMILIES[n]() for n in names]
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:
         low = norm_tokens(tokens)
