@@ -21,6 +21,7 @@ import functools
 import re
 from typing import Sequence
 
+from .detector_registry import Detector
 from .spans import Span
 
 PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
@@ -196,10 +197,10 @@ def place_names() -> tuple[dict, int]:
     return out, max(len(k) for k in out)
 
 
-class GazetteerDetector:
+class GazetteerDetector(Detector):
     """Person and place names matched case-insensitively, kept by context rules (see the module doc)."""
 
-    name = "gazetteer"
+    name, types = "gazetteer", ("PER", "LOC", "ORG")     # ORG: services and platforms ("gazetteer:service")
 
     def __init__(self, person_type: str = "PER", place_type: str = "LOC", titled: bool = True):
         self.person_type = person_type
@@ -210,6 +211,10 @@ class GazetteerDetector:
         self.tc = _default_truecaser()
         self._common_cache: dict[str, bool] = {}
         self.places, self.max_place = place_names()
+
+    @classmethod
+    def from_config(cls, cfg) -> "GazetteerDetector":
+        return cls(titled="court" not in cfg.rules_off)
 
     def common(self, w: str) -> bool:
         c = self._common_cache.get(w)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..detector_registry import Detector
 from ..spans import Span
 from .context import norm_tokens
 from .families import FAMILIES
@@ -52,11 +53,15 @@ CUE_WORDS = frozenset({"ip", "mac", "pin", "cvv", "cvc", "password", "passcode",
                        "address", "router", "modem", "gateway", "server", "login", "iban", "sort", "code"})
 
 
-class CategoryDetector:
+class CategoryDetector(Detector):
     """The A.1 categories as one detector ("categories" in the detector registry); families overlap-resolved in
     registry order."""
 
-    name = "categories"
+    name, types = "categories", DETECTED_TYPES
+
+    @classmethod
+    def from_config(cls, cfg) -> "CategoryDetector":
+        return cls(court="court" not in cfg.rules_off)
 
     def __init__(self, families: Sequence[str] | None = None, court: bool = True):
         names = list(families or FAMILIES)
