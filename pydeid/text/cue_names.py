@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 from typing import Sequence
 
+from .detector_registry import Detector
 from .spans import Span
 
 CUES = {"at", "in", "near", "from", "to", "into", "around", "outside", "inside", "visit", "visiting", "book",
@@ -73,8 +74,8 @@ def _cap(tokens: Sequence[str], k: int, cats: str) -> bool:
 PERSON_CUES = True      # the default of CueNameDetector(persons=None); bench/person_cues.py measures both
 
 
-class CueNameDetector:
-    name = "cues"
+class CueNameDetector(Detector):
+    name, types = "cues", ("ORG", "LOC", "PER")
 
     def __init__(self, org_type: str = "ORG", place_type: str = "LOC", person_type: str = "PER",
                  persons: bool | None = None):

@@ -17,8 +17,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from pydeid.io.conll import CONTRACT_TYPES
 from pydeid.io.conll import Sentence as ConllSentence
 
+from .detector_registry import Detector, DetectorUnavailable
 from .spans import Span
 
 log = logging.getLogger(__name__)
@@ -204,10 +206,17 @@ def _best_dev_score(log_file: Path) -> float:
     return best
 
 
-class FlairDetector:
+class FlairDetector(Detector):
     """Tags sentences with a trained SequenceTagger (a model dir from train_tagger, or a .pt file)."""
 
     name = "flair"
+    types = CONTRACT_TYPES       # trained on the tag contract (train-ner)
+
+    @classmethod
+    def from_config(cls, cfg) -> "FlairDetector":
+        if not cfg.flair_model:
+            raise DetectorUnavailable("detector flair needs a model dir (--model, from train-ner)")
+        return cls(cfg.flair_model)
 
     def __init__(self, model: str | os.PathLike, batch_size: int = 64):
         setup_offline_flair()

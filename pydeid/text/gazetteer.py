@@ -21,6 +21,7 @@ import functools
 import re
 from typing import Sequence
 
+from .detector_registry import Detector
 from .spans import Span
 
 PERSON_TRIGGERS = {"call", "calling", "text", "texting", "message", "email", "e-mail", "mail", "ring", "phone",
@@ -196,19 +197,24 @@ def place_names() -> tuple[dict, int]:
     return out, max(len(k) for k in out)
 
 
-class GazetteerDetector:
+class GazetteerDetector(Detector):
     """Person and place names matched case-insensitively, kept by context rules (see the module doc)."""
 
-    name = "gazetteer"
+    name, types = "gazetteer", ("PER", "LOC", "ORG")     # ORG: services and platforms ("gazetteer:service")
 
-    def __init__(self, person_type: str = "PER", place_type: str = "LOC"):
+    def __init__(self, person_type: str = "PER", place_type: str = "LOC", titled: bool = True):
         self.person_type = person_type
+        self.titled = titled          # "Mr X.", "Mrs S. Ozturk" (a court rule: detectors.RULE_GROUPS)
         self.place_type = place_type
         self.first, self.last = person_names()
         self.first_usual = usual_first_names()
         self.tc = _default_truecaser()
         self._common_cache: dict[str, bool] = {}
         self.places, self.max_place = place_names()
+
+    @classmethod
+    def from_config(cls, cfg) -> "GazetteerDetector":
+        return cls(titled="court" not in cfg.rules_off)
 
     def common(self, w: str) -> bool:
         c = self._common_cache.get(w)
@@ -321,8 +327,9 @@ class GazetteerDetector:
                 taken[k] = True
         persons += self._addressees(stem, taken)
         spans += [Span(a, b, self.person_type, {"gazetteer:person"}) for a, b in persons]
-        spans += [Span(a, b, self.person_type, {"gazetteer:titled"}) for a, b in titled_names(tokens)
-                  if not any(taken[a:b])]
+        if self.titled:
+            spans += [Span(a, b, self.person_type, {"gazetteer:titled"}) for a, b in titled_names(tokens)
+                      if not any(taken[a:b])]
         return sorted(spans, key=lambda s: s.start)
 
     def _double_name(self, w: str) -> bool:

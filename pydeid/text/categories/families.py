@@ -154,10 +154,10 @@ class Ethnicity(LexiconFamily):
     weak = L.DEMONYMS | _ETHNIC_CONTEXT_ONLY | L.ETHNIC_COLOURS
     cues = frozenset({"identify as", "identifies as", "ethnically", "ethnicity is", "background is"})
 
-    def __init__(self):
+    def __init__(self, court: bool = True):
         super().__init__()
         self._mods = Lexicon(L.ETHNIC_MODIFIERS)
-        self._after = Lexicon(L.ETHNIC_AFTER)
+        self._after = Lexicon(L.ETHNIC_AFTER if court else L.ETHNIC_AFTER - L.ETHNIC_AFTER_COURT)
         self._all = Lexicon(self.strong | self.weak)
 
     def licensed(self, tokens, low, a, b):

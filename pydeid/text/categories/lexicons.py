@@ -97,8 +97,10 @@ latin american, middle eastern, scandinavian, west indian, north african, west a
 """)
 ETHNIC_COLOURS = _set("black, white, brown")
 ETHNIC_MODIFIERS = _set("half, part, mixed, ethnically, originally, second generation, first generation")
+# "a Turkish national": written after reading court judgments (a court rule: detectors.RULE_GROUPS)
+ETHNIC_AFTER_COURT = _set("national, nationals, citizen, citizens")
 ETHNIC_AFTER = _set("descent, origin, origins, heritage, ancestry, background, roots, extraction, immigrants, "
-                    "immigrant, by birth, national, nationals, citizen, citizens")
+                    "immigrant, by birth") | ETHNIC_AFTER_COURT
 
 # ------------------------------------------------------------------ sexual life and orientation, gender identity
 SEXUAL_STRONG = _set("""
