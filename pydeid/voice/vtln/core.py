@@ -50,6 +50,8 @@ which is the conversion above):
   converted), and ss_normalise false then fits the subspace on un-warped class spectra.
 - f0_max_shift / f0_keep_range: the F0 mapping (pydeid.voice.vtln.f0_map): the shift of the log-F0 mean capped at n
   semitones, the source's log-F0 range kept.
+- f0_smooth_frames: n > 1 smooths the mapped log-F0 over n frames inside each voiced run (pydeid.voice.vtln.f0_contour):
+  the source's contour shape below that time scale removed.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ class VtlnParams:
     pause_voiced: bool = False     # the voiced frames of the pauses are pause frames too (synthesised unvoiced)
     f0_max_shift: float = 0.0      # pydeid.voice.vtln.f0_map: the log-F0 mean moves at most this many semitones (0: no cap)
     f0_keep_range: bool = False    # pydeid.voice.vtln.f0_map: the source's log-F0 std kept (only the mean moves)
+    f0_smooth_frames: int = 0      # pydeid.voice.vtln.f0_contour: log-F0 smoothed over n frames per voiced run (0: off)
 
 
 def build_vtln_params(**overrides) -> VtlnParams:
@@ -143,6 +146,10 @@ def build_vtln_params(**overrides) -> VtlnParams:
         raise ValueError("pause_voiced needs classes: phones")
     from .f0_map import check_options as check_f0_options
     check_f0_options(p.f0_max_shift, p.f0_keep_range, p.convert_f0)
+    from .f0_contour import check_options as check_contour
+    check_contour(p.f0_smooth_frames)
+    if p.f0_smooth_frames and not p.convert_f0:
+        raise ValueError("f0_smooth_frames needs convert_f0 true")
     from .speaker_subspace import check_options
     check_options(p.ss_dims, p.ss_pseudo, p.ss_scale, p.ss_warp, p.ss_normalise)
     if p.ss_dims and (p.class_shift > 0 or p.residual_scale < 1):
@@ -361,6 +368,9 @@ class VtlnTransformer:
         if pitch_shift:
             target_f0 = (target_f0[0] + pitch_shift * np.log(2.0) / 12.0, target_f0[1])
         f0 = map_f0(feats.f0, src.log_f0, target_f0, p.f0_max_shift, p.f0_keep_range) if p.convert_f0 else feats.f0
+        if p.f0_smooth_frames > 1:
+            from .f0_contour import smooth_contour
+            f0 = smooth_contour(f0, p.f0_smooth_frames)
         if vp is not None and vp.any():
             f0 = np.where(vp, 0.0, f0)
         return finalize(synthesize(feats, f0=f0, sp=sp), wav)
@@ -377,7 +387,7 @@ GROUPS = {
     "classes": ("classes", "k", "phone_min_frames", "class_shift", "residual_scale", "class_shift_from_hz",
                 "class_shift_lifter", "class_temperature", "unvoiced_shift"),
     "pauses": ("pause_shift", "pause_level", "pause_residual", "pause_voiced"),
-    "f0": ("pitch_jitter_semitones", "convert_f0", "f0_max_shift", "f0_keep_range"),
+    "f0": ("pitch_jitter_semitones", "convert_f0", "f0_max_shift", "f0_keep_range", "f0_smooth_frames"),
     "speaker_subspace": ("ss_dims", "ss_pseudo", "ss_scale", "ss_warp", "ss_normalise"),
 }
 
