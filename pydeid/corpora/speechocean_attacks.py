@@ -214,7 +214,8 @@ def attack_sections(exp: Path, vs: list[str], attackers: list[str], front_ends: 
         f"publisher's draws, as a corpus publishing enrolment and trials together would hold them (each "
         f"speaker's enrolment and trials share a target). Extra rows (the first attacker with one front-end; '-' "
         f"in the other columns: not part of the run): parameter-shifted and informed-same-draws, trained on the "
-        f"--converted-train-per-spk subset. WER: the recipe's primary pocketsphinx meter on the utility subset. CPU of the trainings: {'; '.join(cost_txt) or 'n/a'}.{st6}\n")
+        f"--converted-train-per-spk subset. WER: the recipe's primary pocketsphinx meter on the utility subset. "
+        f"CPU of the trainings: {'; '.join(cost_txt) or 'n/a'}.{st6}\n")
     out[f"so-attackers{attack_tag}"] = ("Every method under every attacker and front-end: EER / linkability", grid_md)
     rank_md, ranked = render_ranking(grid, vs, attackers, wer_pct, wer_ci, wer_label)
     orig = strongest(grid, "original", attackers)
