@@ -27,6 +27,7 @@ FE_LABEL = {"energy": "VAD", "none": "no VAD"}
 COLUMNS = (("xvector", "plda"), ("xvector", "cosine"), ("ecapa", "cosine"))
 ROWS = ("semi-informed", "lazy-informed", "ignorant", "semi-informed-shared-target", "parameter-shifted",
         "informed-same-draws")
+EXTRA_ROWS = ("parameter-shifted", "informed-same-draws")
 ROW_TEXT = {
     "semi-informed": "semi-informed",
     "lazy-informed": "lazy-informed",
@@ -110,12 +111,17 @@ def render_grid(grid: dict, vs: list[str], attackers: list[str], front_ends: lis
           [f"{MODEL_LABEL[am]} {b.upper() if b == 'plda' else b}, {FE_LABEL[fe]}" for am, b, fe in cols]
     rows = [["original (no conversion)", "original speech", wer.get("") or "n/a"] +
             [_cell(grid.get((am, fe, b, "original"))) for am, b, fe in cols]]
+    # the extra rows belong to one attacker and front-end (run.sh --extra-rows-front-end, the first attacker): in
+    # the other columns they are not part of the design ("-"); "not run" stays for a cell the design has
+    extra_cols = {(k[0], k[1]) for k in grid if k[3].split("_")[0] in EXTRA_ROWS}
     for v in vs:
         for r in ROWS:
             cells = [grid.get((am, fe, b, f"{r}_{v}")) for am, b, fe in cols]
             if all(c is None for c in cells):
                 continue   # a variant or an extra row not run for this method
-            rows.append([LABEL.get(v, v), ROW_TEXT[r], wer.get(v) or "n/a"] + [_cell(c) for c in cells])
+            shown = ["-" if c is None and r in EXTRA_ROWS and (am, fe) not in extra_cols else _cell(c)
+                     for c, (am, b, fe) in zip(cells, cols)]
+            rows.append([LABEL.get(v, v), ROW_TEXT[r], wer.get(v) or "n/a"] + shown)
     return markdown_table(hdr, rows)
 
 
@@ -206,9 +212,10 @@ def attack_sections(exp: Path, vs: list[str], attackers: list[str], front_ends: 
         f"enrolment converted by him; ignorant = original-trained and -enrolled. Variant (VTLN S1/S2, one target "
         f"per speaker and seed): the semi-informed model enrolled on the enrolment utterances converted with the "
         f"publisher's draws, as a corpus publishing enrolment and trials together would hold them (each "
-        f"speaker's enrolment and trials share a target). Extra rows (x-vector with VAD only): parameter-shifted "
-        f"and informed-same-draws, trained on the --converted-train-per-spk subset. WER: the recipe's primary "
-        f"pocketsphinx meter on the utility subset. CPU of the trainings: {'; '.join(cost_txt) or 'n/a'}.{st6}\n")
+        f"speaker's enrolment and trials share a target). Extra rows (the first attacker with one front-end; '-' "
+        f"in the other columns: not part of the run): parameter-shifted and informed-same-draws, trained on the "
+        f"--converted-train-per-spk subset. WER: the recipe's primary pocketsphinx meter on the utility subset. "
+        f"CPU of the trainings: {'; '.join(cost_txt) or 'n/a'}.{st6}\n")
     out[f"so-attackers{attack_tag}"] = ("Every method under every attacker and front-end: EER / linkability", grid_md)
     rank_md, ranked = render_ranking(grid, vs, attackers, wer_pct, wer_ci, wer_label)
     orig = strongest(grid, "original", attackers)

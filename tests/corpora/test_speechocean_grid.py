@@ -1,0 +1,28 @@
+"""The attacker grid of the speechocean762 report: a cell the run's design does not have (an extra row under an
+attacker or front-end that never runs it) reads '-', a cell the design has but that is missing reads 'not run'."""
+
+from pydeid.corpora.speechocean_attacks import render_grid
+
+
+def cell(eer):
+    return {"eer": eer, "ci": [eer - 1, eer + 1], "dsys": 0.5, "boot": None}
+
+
+def test_extra_rows_outside_their_column_are_not_reported_missing():
+    attackers, front_ends = ["xvector", "ecapa"], ["energy", "none"]
+    grid = {}
+    for am, b in (("xvector", "plda"), ("xvector", "cosine"), ("ecapa", "cosine")):
+        for fe in front_ends:
+            grid[(am, fe, b, "original")] = cell(9.0)
+            grid[(am, fe, b, "semi-informed_mcadams")] = cell(20.0)
+    # the extra rows: the first attacker with VAD only; its cosine cell of parameter-shifted is missing
+    grid[("xvector", "energy", "plda", "parameter-shifted_mcadams")] = cell(25.0)
+    grid[("xvector", "energy", "plda", "informed-same-draws_mcadams")] = cell(22.0)
+    grid[("xvector", "energy", "cosine", "informed-same-draws_mcadams")] = cell(23.0)
+    del grid[("ecapa", "none", "cosine", "semi-informed_mcadams")]   # a design cell that did not finish
+    md = render_grid(grid, ["mcadams"], attackers, front_ends, {"": "70.0", "mcadams": "80.0"}, "general LM")
+    rows = {ln.split("|")[2].strip(): [c.strip() for c in ln.strip().strip("|").split("|")][3:]
+            for ln in md.splitlines() if ln.startswith("| McAdams")}
+    assert rows["parameter-shifted (extra)"] == ["25.0 [24.0, 26.0] / 0.50", "not run", "-", "-", "-", "-"]
+    assert rows["informed-same-draws (extra)"][:3] == ["22.0 [21.0, 23.0] / 0.50", "23.0 [22.0, 24.0] / 0.50", "-"]
+    assert rows["semi-informed"][-1] == "not run" and rows["semi-informed"].count("not run") == 1
