@@ -330,6 +330,13 @@ class GrammarConfig:
     type_map: dict | None = None
 
 
+# a number right after one of these names a provision of a law or of rules of procedure ("Article 8", "Rule 52 § 1",
+# "section 189", in ASR-style text "rule 52 1"), not a person's identifier; a run of 7 digits or more still is one
+PROVISION_WORDS = frozenset({"article", "articles", "art", "rule", "rules", "section", "sections", "subsection",
+                             "paragraph", "paragraphs", "para", "chapter", "protocol", "regulation", "clause",
+                             "schedule", "§", "§§"})
+
+
 _REFERENCE = re.compile(r"(?:[A-Za-z]{1,3}[-‑])?(\d{3,7})/\d{2,4}")
 
 
@@ -359,6 +366,8 @@ class GrammarDetector(Detector):
 
     def _classify_number(self, tokens, cats, start, end) -> str | None:
         n, written = count_digits(tokens[start:end], cats[start:end])
+        if start > 0 and tokens[start - 1].lower().rstrip(".") in PROVISION_WORDS and n < 7:
+            return None
         before = cats[max(0, start - self.config.context_window):start]
         has_context = any(c in "NXC" for c in before)
         if "AC" in cats[start:end] or (7 <= n <= 12 and "P" not in cats[start:end] and written is None):

@@ -85,3 +85,15 @@ def test_union_records_every_detector():
     assert spans[0].detectors == {"flair", "capitalisation", "grammar:phone"}
     pr = combine(a, 4, "priority", ["grammar", "flair", "capitalisation"])
     assert [(s.start, s.end, s.type) for s in pr] == [(1, 3, "NUM")]
+
+
+def test_provision_numbers_are_not_identifiers():
+    # TAB's ASR-style view drops the '§' of "Rule 52 § 1": "52 1" must not read as a 3-digit identifier
+    g = GrammarDetector()
+    for text in ("rule 52 1 of the rules of court", "under article 27 1 of the convention",
+                 "pursuant to section 189 of the act", "Rule 52 § 1", "Article 8"):
+        assert g.detect(text.split()) == [], text
+    # the same digits elsewhere stay identifiers, and a long run after a provision word still is one
+    assert [(s.start, s.end) for s in g.detect("his number is 52 1 8".split())] == [(3, 6)]
+    assert [(s.start, s.end) for s in g.detect("rule 52 1".split())] == []
+    assert [(s.start, s.end, s.type) for s in g.detect("section 4471 2398 on file".split())] == [(1, 3, "NUM")]
