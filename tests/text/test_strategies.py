@@ -253,3 +253,40 @@ def test_faker_replaces_a_person_named_like_a_month(seed):
         .transform(sents, ["d0", "d0"])
     assert res.sentences[0].tokens[1].lower() != "november" and res.sentences[1].tokens[0].lower() != "april"
     assert res.sentences[0].tags[1] == "B-PER"
+
+
+def test_faker_dates_do_not_depend_on_the_clock(monkeypatch):
+    """Same inputs + seed = same outputs whenever the run happens: faker's day_of_week()/month_name() draw between
+    1970 and now, so the faker strategy draws day and month names from fixed lists instead."""
+    import datetime as dt
+
+    import faker.providers.date_time as fdt
+    tags = ["O", "O", "O", "B-DATE", "I-DATE", "I-DATE", "I-DATE", "I-DATE"]
+    sents = [Sentence("we meet on Monday the third of June".split(), tags, f"d{k}-{k}") for k in range(12)]
+    outs = []
+    for year in (2001, 2031):
+        class Frozen(dt.datetime):
+            @classmethod
+            def now(cls, tz=None, year=year):
+                return cls(year, 6, 1, 12, 0, tzinfo=tz)
+        monkeypatch.setattr(fdt, "datetime", Frozen)
+        res = TextTransformer(TransformConfig(strategies={"default": "faker"}, seed=3), Pools(sents)).transform(sents)
+        outs.append([" ".join(s.tokens) for s in res.sentences])
+    days = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+    assert any(set(o.split()) & days for o in outs[0])       # weekday draws happened
+    assert outs[0] == outs[1]
+
+
+def test_epsilon_notes_do_not_depend_on_the_hash_seed():
+    """A tie between equally bad tokens names the same one in every process (set order varies with PYTHONHASHSEED)."""
+    import os
+    import subprocess
+    import sys
+    code = ("import numpy as np; from pydeid.text.strategies import Context, Pools, RandomDigits, SameType; "
+            "ctx = Context(rng=np.random.default_rng(0), pools=Pools()); "
+            "obs = {'nine', 'four', 'seven', 'zero', 'two', 'five'}; "
+            "print(RandomDigits().epsilon('NUM', 0.5, obs, ctx).note); "
+            "print(SameType()._eps(0.5, {'a': 1.0}, {'x', 'y', ('p', 'q'), 'z'}, ctx, 'pi').note)")
+    notes = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in range(1, 6)}
+    assert len(notes) == 1 and "worst 'five'" in notes.pop()

@@ -58,7 +58,7 @@ class SamplingStrategy(Strategy):
         if p == 1.0:
             note = f"p=1; {what}; {TYPE_PUBLIC}"
         elif math.isinf(e):
-            missing = [t for t in observed if pi.get(t, 0.0) == 0.0]
+            missing = [t for t in sorted(observed, key=str) if pi.get(t, 0.0) == 0.0]   # same example in every process
             note = (f"p<1 and {len(missing)} private unit(s) have pi(t)=0 under {what} (e.g. "
                     f"{'a multi-word entity' if missing and isinstance(missing[0], tuple) and len(missing[0]) > 1 else 'an unseen token'})")
         else:

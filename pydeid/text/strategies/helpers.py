@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..lexicon import DIGIT_CLASS, TEEN_CLASS, identifying
+from ..lexicon import DIGIT_CLASS, MONTHS, TEEN_CLASS, WEEKDAYS, identifying
 from ..wordforms import _ORDINAL_CLASS, other_letter, random_same_class
 from .context import Context
 
@@ -137,13 +137,19 @@ def _spoken_time(f) -> list[str]:
     return [hour, "o'clock"]
 
 
+# drawn by faker's seeded generator from fixed lists: faker's own day_of_week()/month_name() fall between 1970 and
+# the current time, so their value would depend on when a run happens, not only on its seed
+_WEEKDAY_NAMES = tuple(w.capitalize() for w in WEEKDAYS)
+_MONTH_NAMES = tuple(m.capitalize() for m in MONTHS)
+
+
 def _spoken_date(f) -> list[str]:
     r = f.random_int(0, 2)
     if r == 0:
-        return [f.day_of_week()]
+        return [f.random_element(_WEEKDAY_NAMES)]
     if r == 1:
-        return [f.month_name(), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
-    return [f.day_of_week(), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
+        return [f.random_element(_MONTH_NAMES), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
+    return [f.random_element(_WEEKDAY_NAMES), "the", _ORDINAL_CLASS[f.random_int(0, len(_ORDINAL_CLASS) - 1)]]
 
 
 FAKER_TYPES = ("PER", "LOC", "ORG", "DATE", "TIME")

@@ -47,7 +47,7 @@ class RandomDigits(Strategy):
             return EpsilonReport(0.0, "p=1; uniform redraw within each class; words outside the number classes are "
                                       "kept as non-private structure; digit-string length treated as public")
         worst, why = 0.0, []
-        for t in observed:
+        for t in sorted(observed):     # sorted: a tie names the same token in every process
             cls = number_class(t)
             if cls is None:
                 continue
