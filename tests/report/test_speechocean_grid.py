@@ -1,7 +1,7 @@
 """The attacker grid of the speechocean762 report: a cell the run's design does not have (an extra row under an
 attacker or front-end that never runs it) reads '-', a cell the design has but that is missing reads 'not run'."""
 
-from pydeid.corpora.speechocean_attacks import render_grid
+from pydeid.report.speechocean_attacks import render_grid
 
 
 def cell(eer):
