@@ -5,8 +5,6 @@ Slow (ESPnet trainings and 5 x-vector attacks: several minutes on 2 cores): `pyt
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,14 +14,8 @@ SUBSET = "dev-clean-2"
 
 
 @pytest.mark.slow
-def test_librispeech_stages_1_to_9(repo_root, librispeech_mini_dir, tmp_path):
-    src = repo_root / "egs" / "librispeech" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, rec / name)
+def test_librispeech_stages_1_to_9(recipe_copy, librispeech_mini_dir, tmp_path):
+    rec = recipe_copy("librispeech", tmp_path / "s5")
     args = ["./run.sh", "--stage", "1", "--corpus-root", str(librispeech_mini_dir), "--asr-train-set", SUBSET,
             "--xvector-train-set", SUBSET, "--dev-set", SUBSET, "--test-set", SUBSET, "--num-enroll", "1",
             "--nj", "1", "--decode-nj", "1", "--voice-method", "mcadams", "--asr-config", "conf/asr/small.yaml",

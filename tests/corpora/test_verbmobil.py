@@ -237,14 +237,8 @@ def test_malformed_trl_and_cli_message(corpus, tmp_path):
         read_par(par)
 
 
-def test_run_sh_data_stage(repo_root, corpus, tmp_path):
-    src = repo_root / "egs" / "verbmobil" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, rec / name)
+def test_run_sh_data_stage(recipe_copy, corpus, tmp_path):
+    rec = recipe_copy("verbmobil", tmp_path / "s5")
     args = ["./run.sh", "--stage", "0", "--stop-stage", "0", "--corpus-roots", str(corpus), "--num-enroll", "1"]
     p = subprocess.run(args, cwd=rec, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -287,16 +281,10 @@ def test_clarin_layout_with_user_tables(tmp_path):
 
 
 @pytest.mark.slow
-def test_run_sh_deid_stages_on_fixture(repo_root, corpus, tmp_path):
+def test_run_sh_deid_stages_on_fixture(recipe_copy, corpus, tmp_path):
     """Stages 0-5 of egs/verbmobil/s5 on the synthetic BAS fixture (noise + tone audio: the wiring, not the
     quality): data prep, alignment, tagging, text transformation, voice conversion, masking + leak check."""
-    src = repo_root / "egs" / "verbmobil" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, rec / name)
+    rec = recipe_copy("verbmobil", tmp_path / "s5")
     args = ["./run.sh", "--stage", "0", "--stop-stage", "5", "--corpus-roots", str(corpus), "--num-enroll", "1",
             "--nj", "1", "--voice-method", "voicemask"]
     env = dict(os.environ, OMP_NUM_THREADS="1")

@@ -159,17 +159,10 @@ def test_word_by_word_epsilon_strict_and_over_the_policy_support(snips_small):
 
 
 @pytest.mark.slow
-def test_snips_recipe_tiny_end_to_end(repo_root, tmp_path, snips_dir):
+def test_snips_recipe_tiny_end_to_end(recipe_copy, tmp_path, snips_dir):
     """egs/snips/s5 at --size tiny (~3 min wall on the loaded 2-core machine, ~20 s of CPU + spaCy loads)."""
     import os
-    import shutil
-    src = repo_root / "egs" / "snips" / "s5"
-    rec = tmp_path / "s5"
-    rec.mkdir()
-    for name in ("steps", "utils", "local", "path.sh", "cmd.sh", "conf"):
-        os.symlink((src / name).resolve(), rec / name)
-    for name in ("run.sh", "db.sh"):
-        shutil.copy(src / name, rec / name)
+    rec = recipe_copy("snips", tmp_path / "s5")
     env = dict(os.environ, PYDEID_SHARED_DATA=str(snips_dir.parent))
     p = subprocess.run(["./run.sh", "--size", "tiny"], cwd=rec, capture_output=True, text=True, timeout=1200, env=env)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
