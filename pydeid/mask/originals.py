@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 _DIGITS = {"zero": "0", "oh": "0", "o": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
@@ -75,14 +76,40 @@ class Entity:
     def __init__(self, tokens: Sequence[str]):
         self.tokens = list(tokens)
         self.words = [p for t in tokens for p in pieces(t)]
-        self.value = tuple(w for w in self.words if w not in _STRUCTURE)
+        self.value = tuple(w for w in self.words if not structure_word(w))
         self.symbols = _symbols(self.words)
         self.content = {w for w in self.words if content_word(w)}
 
 
+@lru_cache(maxsize=1)
+def _closed_text_words() -> frozenset:
+    """The closed classes the text leak count uses (pydeid.text.generate.closed_words: relative days, date structure
+    such as "after" / "before", day parts, ...): one definition of the words that identify nobody for both checks."""
+    from pydeid.text.generate import closed_words
+    return closed_words()
+
+
+@lru_cache(maxsize=1)
+def _text_structure_words() -> frozenset:
+    """The text side's structure words (lexicon.NON_IDENTIFYING, date structure, relative modifiers): like
+    _STRUCTURE they carry no value of their own ("the day AFTER tomorrow")."""
+    from pydeid.text import lexicon as L
+    from pydeid.text.generate import DATE_STRUCTURE
+    return frozenset(L.NON_IDENTIFYING | DATE_STRUCTURE | set(L.RELATIVE_MODIFIERS))
+
+
+def _is_symbol(w: str) -> bool:
+    return w.isdigit() or w in _DIGITS or len(w) == 1 or w in _NUMBER_WORDS or w in _ORDINALS or w in _CALENDAR
+
+
+def structure_word(w: str) -> bool:
+    """A word an entity's value leaves out: a structure word of either side, never a sequence symbol ("hundred" of
+    "two hundred" is part of the value)."""
+    return w in _STRUCTURE or (w in _text_structure_words() and not _is_symbol(w))
+
+
 def content_word(w: str) -> bool:
-    return not (w in _STRUCTURE or w.isdigit() or w in _DIGITS or len(w) == 1 or w in _NUMBER_WORDS
-                or w in _ORDINALS or w in _CALENDAR)
+    return not (w in _STRUCTURE or _is_symbol(w) or w in _closed_text_words())
 
 
 def _letter_runs(sym: list[str], n: int) -> set[tuple[str, ...]]:
