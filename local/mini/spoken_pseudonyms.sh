@@ -32,7 +32,7 @@
 #        [--fill-order before|after] [--floor false] [--check-utts 0] [--asr-seeds ""]
 #        [--fill-opts "--fit-rate true --match-spectrum true --match-f0-range true --noise-floor true --accents en-us"]
 #        (steps/mask_spoken.sh options; --accents en-us: the single-accent fill of sessions 1-6)
-#        [--variant NAME --text-strategy "PER=pseudonymize,NUM=random_digits,default=full_entity"]
+#        [--variant NAME --text-strategy "PER=pseudonymize,NUM=random_digits,default=surrogate"]
 set -euo pipefail
 
 stage=1
