@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
-REQ_HASH := $(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-16)
+REQ_HASH := $(shell cat requirements.txt requirements-nodeps.txt constraints.txt pyproject.toml | sha256sum | cut -c1-16)
 STAMP := $(VENV)/.installed-$(REQ_HASH)
 # placeholders that stop g2p_en (imported by ESPnet) from calling nltk.download at import: pydeid/offline.py
 NLTK_STUBS := $(VENV)/nltk_data/corpora/cmudict.zip
@@ -14,10 +14,11 @@ PYTEST_ARGS ?=
 
 venv: $(STAMP) $(NLTK_STUBS)
 
-$(STAMP): requirements.txt constraints.txt pyproject.toml
+$(STAMP): requirements.txt requirements-nodeps.txt constraints.txt pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	@# keep the venv's bundled pip: pip 26 refuses ESPnet's dependency tree
 	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt -c constraints.txt
+	$(VENV)/bin/pip install --disable-pip-version-check -q --no-deps -r requirements-nodeps.txt
 	$(VENV)/bin/pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e .
 	@rm -f $(VENV)/.installed-*
 	@touch $@
