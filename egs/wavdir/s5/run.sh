@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# egs/wavdir/s5: de-identification of a plain folder of recordings WITHOUT transcripts, end to end. A Whisper
+# recogniser writes the transcripts and word times; the chain (detect, replace, convert, silence or re-speak,
+# verify) runs on that hypothesis. What the recogniser missed or misheard is NOT checked: exp/report.md says so.
+#
+#   ./run.sh --wav-dir DIR [--stage N] [--stop-stage M] [--nj 2] [--seed 0] [--spk-from file|dirname]
+#            [--model tiny.en] [--words-from whisper|align] [--voice vtln:3] [--target-data DIR]
+#            [--fill silence|spoken] [--pad 0.1] [--tags all]
+#
+#   0  data dir from the folder (pydeid make-wavdir-data): every audio file (any libsndfile format, rate, channel
+#      count) mixed down to mono and resampled to 16 kHz into exp/wavdir/audio (the working area, never published),
+#      pseudonymous ids (spk0001-0001: one speaker per recording, or per folder with --spk-from dirname), the id ->
+#      file map a 0600 secret (exp/secrets/wavdir_map.json) -> data/wavdir (no text)
+#   1  transcription (steps/transcribe.sh, Whisper --model, word times --words-from) -> data/asr (text = the
+#      normalised hypothesis) and exp/transcribe/wrd_ali/ctm
+#   2  detection on the hypothesis (steps/tag_entities.sh, the default detectors) -> exp/tags/tags.conll, and
+#      replacement (steps/transform_text.sh, surrogates from outside the corpus) -> data/asr_text
+#   3  voice conversion of data/asr (steps/convert_voice.sh, --voice; VTLN targets: --target-data, default the
+#      synthetic voices of the embedded mini corpus built into data/vtln_targets) -> data/asr_<voice>
+#   4  silence (steps/mask_words.sh) or re-speak (steps/mask_spoken.sh, surrogates of stage 2) the detected words,
+#      timed by the stage-1 CTM -> data/neutral
+#   5  verification (steps/make_neutral.sh: verify-masking against the stage-1 CTM; steps/verify_spoken.sh for the
+#      spoken fill) and a scan of the published dir for the original file names and paths, then exp/report.md
+#      (mode 0600: it lists the words left for review) stating what was checked against what
+# The neutral corpus is data/neutral (wav.scp -> data/neutral/wav/*.wav, text, utt2spk, spk2utt).
+# Every stage resumes per utterance; a stage's outputs are reused when valid.
+set -euo pipefail
+
+stage=0
+stop_stage=100
+wav_dir=
+spk_from=file       # file: one speaker per recording; dirname: one speaker per folder of recordings
+nj=2
+seed=0
+model=tiny.en       # the Whisper model (pydeid.asr.whisper: tiny.en, base)
+words_from=whisper  # word times: whisper (its word timestamps) | align (the forced aligner on the hypothesis)
+voice=vtln:3        # <method>:<strategy>: vtln:3 (the README's recommendation without transcripts), voicemask:-,
+                    # mcadams:-, vtln:3_phone_classes (aligned on the HYPOTHESIS: see README)
+target_data=        # VTLN target voices (a data dir); empty: the embedded mini corpus's synthetic voices
+fill=silence        # silence (steps/mask_words.sh) | spoken (steps/mask_spoken.sh: the surrogates said by espeak)
+pad=0.1             # seconds added on both sides of each hidden word (the masks' --pad)
+tags=all            # entity types hidden: all = every type the detectors can emit
+text_strategy="default=surrogate"   # steps/transform_text.sh --strategy
+detect_opts=        # more steps/tag_entities.sh options
+
+. ./path.sh
+. ./cmd.sh
+help_message="Usage: $0 --wav-dir DIR [--stage N] [--stop-stage M] [--nj 2] [--seed 0] [--model tiny.en] [--voice vtln:3] [--fill silence|spoken] (see the header of $0)"
+. utils/parse_options.sh
+[ $# -eq 0 ] || { echo "$help_message" >&2; exit 1; }
+
+. utils/log.sh      # log <message>
+. utils/recipe.sh   # done_ok, vname
+case $fill in silence|spoken) ;; *) echo "$0: --fill must be silence or spoken, not '$fill'" >&2; exit 1 ;; esac
+case $words_from in whisper|align) ;; *) echo "$0: --words-from must be whisper or align, not '$words_from'" >&2; exit 1 ;; esac
+case $spk_from in file|dirname) ;; *) echo "$0: --spk-from must be file or dirname, not '$spk_from'" >&2; exit 1 ;; esac
+case ${voice%%:*} in vtln|voicemask|mcadams) ;; *)
+  echo "$0: --voice '$voice': expected vtln:<1|2|3>[_variant], voicemask:- or mcadams:-" >&2; exit 1 ;; esac
+[[ $voice == *:* ]] || { echo "$0: --voice '$voice': expected <method>:<strategy>" >&2; exit 1; }
+for n in nj seed; do
+  case ${!n} in ''|*[!0-9]*) echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1 ;; esac
+done
+vm=${voice%%:*}; vs=${voice#*:}
+v=$(vname "$vm" "$vs")
+ctm=exp/transcribe/wrd_ali/ctm
+mkdir -p exp
+
+if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
+  log "stage 0: data dir from the recordings of ${wav_dir:-<none>} (16 kHz mono working copies, pseudonymous ids)"
+  [ -n "$wav_dir" ] || { echo "$0: stage 0 needs --wav-dir DIR (a folder of recordings)" >&2; exit 1; }
+  [ -d "$wav_dir" ] || { echo "$0: --wav-dir $wav_dir: not a directory" >&2; exit 1; }
+  pydeid make-wavdir-data --spk-from "$spk_from" --audio-dir exp/wavdir/audio \
+    --secret exp/secrets/wavdir_map.json "$wav_dir" data/wavdir
+fi
+
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
+  log "stage 1: transcription (Whisper $model, word times from $words_from)"
+  utils/validate_data_dir.sh --no-text data/wavdir >/dev/null
+  steps/transcribe.sh --words-from "$words_from" --model "$model" --nj "$nj" data/wavdir exp/transcribe data/asr
+fi
+
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
+  log "stage 2: detection on the hypothesis and replacement ($text_strategy)"
+  read -r -a dopts <<<"$detect_opts"
+  [ -s exp/tags/tags.conll ] && [ exp/tags/tags.conll -nt data/asr/text ] ||
+    steps/tag_entities.sh "${dopts[@]}" --nj "$nj" --cmd "$decode_cmd" data/asr - exp/tags
+  done_ok data/asr_text && [ data/asr_text/text -nt exp/tags/tags.conll ] ||
+    steps/transform_text.sh --strategy "$text_strategy" --seed "$seed" --secret-dir exp/secrets/text \
+      --exp-dir exp/transform_text data/asr exp/tags/tags.conll data/asr_text
+fi
+
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
+  log "stage 3: voice conversion ($voice)"
+  copts=()
+  if [ "$vm" = vtln ]; then
+    if [ -z "$target_data" ]; then   # synthetic target voices: no real person's voice is published by the pool
+      done_ok data/vtln_targets/mini_train ||
+        local/mini/prepare_data.sh --seed "$seed" --size tiny --nj "$nj" data/vtln_targets >exp/vtln_targets.log 2>&1 ||
+        { utils/job_failed.sh "$0: building the synthetic VTLN targets failed" exp/vtln_targets.log; exit 1; }
+      target_data=data/vtln_targets/mini_train
+    fi
+    copts=(--target-data "$target_data" --pool-file "exp/voice/vtln_pool_s{seed}.npz")
+  fi
+  steps/convert_voice.sh --nj "$nj" --cmd "$train_cmd" "${copts[@]}" "$vm" data/asr \
+    "$([ "$vm" = vtln ] && echo "$vs" || echo -):$seed:data/asr_$v"
+fi
+
+if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
+  log "stage 4: the detected words ${fill/silence/silenced}${fill/spoken/ re-spoken} in data/asr_$v, timed by $ctm"
+  if [ $fill = silence ]; then
+    done_ok data/neutral || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
+      --cmd "$train_cmd" data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
+  else
+    done_ok data/neutral || steps/mask_spoken.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
+      --cmd "$train_cmd" --secret-dir exp/secrets/spoken data/asr_$v exp/tags/tags.conll \
+      data/asr_text/tags.conll $ctm exp/mask data/neutral
+  fi
+fi
+
+if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
+  log "stage 5: verification of data/neutral and the report exp/report.md"
+  if [ $fill = silence ]; then
+    steps/make_neutral.sh --source-data data/wavdir --seed "$seed" --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
+      data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
+    verify=exp/mask/verify/verify.txt
+  else
+    steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets/spoken --orig-data data/wavdir \
+      data/neutral exp/tags/tags.conll $ctm exp/mask/verify
+    verify=exp/mask/verify/verify.txt
+  fi
+  pydeid wavdir-report --secret exp/secrets/wavdir_map.json --asr-data data/asr --tags exp/tags/tags.conll \
+    --verify "$verify" --model "$model" --words-from "$words_from" --voice "$voice" --fill "$fill" --pad "$pad" \
+    --hidden-types "$tags" --transcribe-dir exp/transcribe data/neutral exp/report.md
+fi
+log "done (stages $stage..$stop_stage); the neutral corpus: data/neutral; what was checked: exp/report.md"
