@@ -1,7 +1,7 @@
 """WER/CER scoring of a decode dir against a data dir (jiwer), overall and per subset.
 
-References are normalised with the model's own normalisation (<decode-dir>/textnorm.json) so references and
-hypotheses match in case and punctuation. WER = (S + D + I) / N over reference words; CER is the same over
+References and hypotheses are normalised alike with the decoder's normalisation (<decode-dir>/textnorm.json:
+case, punctuation and, for the Whisper meter, numbers spelled) so they match in case, punctuation and digits. WER = (S + D + I) / N over reference words; CER is the same over
 characters with spaces removed. Subsets (columns of the seed 004 A.3 tables):
   all        every scored utterance
   m, f       speaker gender, when the data dir has utt2gender or spk2gender
@@ -120,7 +120,8 @@ def score_decode_dir(data, decode_dir, subsets_file=None, results_md=None, title
     per_utt, refs = {}, {}
     for u in d.utts:
         refs[u] = norm(d.text.get(u, ""))
-        per_utt[u] = _counts(refs[u], " ".join(hyps.get(u, "").split()))
+        hyps[u] = norm(hyps.get(u, ""))  # both sides normalised alike (Whisper writes digits and punctuation)
+        per_utt[u] = _counts(refs[u], hyps[u])
 
     subsets: dict[str, list[str]] = {"all": list(d.utts)}
     genders = {u: d.gender(u) for u in d.utts}

@@ -9,7 +9,9 @@ Rules (in this order):
   2. case folding: "lower" (default), "upper" or "keep" (mini corpus text is cased words; a cased character
      model doubles the alphabet for little gain);
   3. whitespace collapsed to single spaces.
-Numbers are not expanded: corpora are expected to spell them as spoken words (the mini contract does).
+  0. with numbers=True (the Whisper meter), digit strings are spelled as words first ("5" -> "five",
+     "$3" -> "three dollars", pydeid.asr.numbers): corpora spell numbers as spoken words (the mini contract
+     does), Whisper writes digits. Off by default (the settings of existing exp dirs load unchanged).
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ _INNER_APOS = re.compile(r"(?<=\w)['\u2019](?=\w)")
 class TextNorm:
     case: str = "lower"
     strip_punct: bool = True
+    numbers: bool = False
 
     def __post_init__(self):
         if self.case not in ("lower", "upper", "keep"):
             raise ValueError(f"case must be lower, upper or keep, not {self.case!r}")
 
     def __call__(self, text: str) -> str:
-        return normalize_text(text, self.case, self.strip_punct)
+        return normalize_text(text, self.case, self.strip_punct, self.numbers)
 
     def save(self, path: str | os.PathLike) -> None:
         atomic_write_text(path, json.dumps(asdict(self), indent=1) + "\n")
@@ -55,7 +58,10 @@ def _strip_punct(text: str) -> str:
     return "".join(out).replace("\x00", "'")
 
 
-def normalize_text(text: str, case: str = "lower", strip_punct: bool = True) -> str:
+def normalize_text(text: str, case: str = "lower", strip_punct: bool = True, numbers: bool = False) -> str:
+    if numbers:
+        from .numbers import spell_numbers
+        text = spell_numbers(text)
     if strip_punct:
         text = _strip_punct(text)
     if case == "lower":
