@@ -132,7 +132,8 @@ def build_wavdir(wav_dir: str | os.PathLike, out_data: str | os.PathLike, audio_
             p.unlink()
     write_secret_json(secret_p, {"wav_dir": str(root), "spk_from": spk_from, "utterances": mapping},
                       [out_data, audio_dir, root])
-    write_datadir_atomic(d, out_data)
+    # each recording is its own dialogue: no surrogate or dialogue context is shared between recordings
+    write_datadir_atomic(d, out_data, extra={"utt2dialogue": {u: u for u in d.utt2spk}})
     (out_data / "text").unlink(missing_ok=True)   # no transcripts: stage 1 writes them
     log.info("%s: %d recordings (%d converted to 16 kHz mono, %d reused), %d speakers (one per %s)", out_data,
              len(ids), rewritten, len(ids) - rewritten, len(d.spk2utt), "recording" if spk_from == "file" else

@@ -13,7 +13,10 @@
 #      conversions of ORIGINAL training and enrolment audio (pydeid attack-plan): own seed (lazy-informed,
 #      informed), shifted parameters (parameter-shifted), the publisher's seed (informed-same-draws)
 #   5  masking: the neutral corpus (VTLN strategy 3 voices, sensitive words silenced and removed), leak checks
-#      with the gold CTM (must be zero) and with the aligner's CTM (reported)
+#      with the gold CTM (must be zero) and with the aligner's CTM (reported); with --transcripts asr the test
+#      set's chain runs from Whisper instead of the reference: its hypothesis (steps/transcribe.sh) tagged by the
+#      stage-2 taggers, masked at Whisper's word times, checked on them, and its audio entity recall measured
+#      against the gold tags and times (the reference is used only for this scoring)
 #   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
 #      corpus side by side; seed 004 table 9: each decoded on the test set transformed like its training data
 #      (WER on transformed references), plus the neutral model on the original test set (second row)
@@ -73,12 +76,17 @@ adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on origi
 phi_attack=false     # stage 8: seed 004 table 1's x-vector attacker trained on the encoder outputs phi_alpha(X) and
                      # on filterbanks (pydeid asr-phi-attack; --tables full turns it on)
 mask_tags=all        # entity types hidden: all = every type the detectors can emit (categories, EMAIL, PHONE ...)
+transcripts=reference  # the test set's chain in stage 5: reference (transcript + forced alignment) | asr (Whisper's
+                       # hypothesis and word times, steps/transcribe.sh; the reference only scores it)
+asr_model=tiny.en      # --transcripts asr: the Whisper model
 
 . ./path.sh
 . ./cmd.sh
 help_message="Usage: $0 [--stage N] [--stop-stage M] [--seed 0] [--size tiny|default] [--nj 2] [--tables demo|full] (see the header of $0)"
 . utils/parse_options.sh
 
+case $transcripts in reference|asr) ;; *) echo "$0: --transcripts must be reference or asr, not '$transcripts'" >&2
+                                    exit 1 ;; esac
 case $category_turns in ''|*[!0-9]*) echo "$0: --category-turns must be a whole number >= 0, got '$category_turns'" >&2
                                      exit 1 ;; esac
 tag_detectors=flair,grammar
@@ -265,6 +273,13 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   steps/verify_masking.sh --tags "$mask_tags" --orig-data data/mini_test --results "$results" \
     --name "mini_test (pocketsphinx CTM, checked on gold)" --fail-on-leak false \
     data/mini_test_neutral_ali data/mini_test/tags.conll data/mini_test/words.ctm exp/mask/mini_test_ali/verify
+  if [ "$transcripts" = asr ]; then
+    log "stage 5 (--transcripts asr): the test set's chain from Whisper $asr_model: transcribe, tag, mask, verify, recall"
+    steps/mask_from_asr.sh --nj "$nj" --model "$asr_model" --tags "$mask_tags" --seed "$seed" \
+      --detectors "$tag_detectors" --ner-model exp/ner --results "$results" \
+      --gold-tags data/mini_test/tags.conll --gold-ctm data/mini_test/words.ctm \
+      data/mini_test "data/mini_test_$v" exp/asr_chain/mini_test data/mini_test_neutral_asr
+  fi
 fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then

@@ -50,6 +50,9 @@
 #      in each mode and scored against that mode's own published (transformed) transcript, and the conversion alone
 #      against the original text (--neutral-reference), with 95 % speaker-bootstrap intervals: exp/neutral/results.md
 #      and a section of RESULTS.md
+#      (--transcripts asr) also data/test_neutral_asr: the same utterances de-identified from Whisper's hypothesis
+#      and word times instead of the reference and the forced alignment (steps/mask_from_asr.sh; verify-masking
+#      against Whisper's own times: what Whisper missed or misheard is not checked)
 #   5  utility: pocketsphinx decoding of the utility subset, original and converted, with the wheel's general LM
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
@@ -132,6 +135,9 @@ neutral_corpus=true       # stage 4b: the neutral utility subset in both modes (
 neutral_lm=general        # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)
 neutral_reference=true    # stage 4b: also decode the converted voices (nothing hidden) of the same utterances
 mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
+transcripts=reference     # stage 4b: reference (transcript + forced alignment) | asr: also the neutral set made from
+                          # Whisper's hypothesis and word times (steps/mask_from_asr.sh -> data/test_neutral_asr)
+asr_model=tiny.en         # --transcripts asr: the Whisper model
 xvector_config=conf/xvector/mini.yaml
 bootstrap=1000            # bootstrap resamples (speakers) for the EER intervals
 
@@ -207,6 +213,7 @@ if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --vo
       { echo "$0: --shifted-configs $sc is not one of --voice-configs ($voice_configs)" >&2; exit 1; }
   done
 fi
+case $transcripts in reference|asr) ;; *) echo "$0: --transcripts must be reference or asr, not '$transcripts'" >&2; exit 1 ;; esac
 for b in general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference per; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
@@ -453,6 +460,11 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
   steps/verify_spoken.sh --tags "$mask_tags" --secret-dir exp/secrets/neutral_spoken --orig-data $src \
     --results "$results" --name "test_neutral_spoken ($nv, pocketsphinx CTM)" data/test_neutral_spoken \
     exp/tags/test/tags.conll $ctm $nd/spoken/verify
+  if [ "$transcripts" = asr ]; then   # the same utterances de-identified from Whisper's hypothesis and word times
+    steps/mask_from_asr.sh --nj 1 --cmd "$train_cmd" --model "$asr_model" --tags "$mask_tags" --seed "$seed" \
+      --results "$results" --name "test_neutral_asr ($nv, Whisper $asr_model)" $src "$conv" $nd/asr \
+      data/test_neutral_asr
+  fi
   lmarg=general
   if [ "$neutral_lm" = train ]; then
     steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train; lmarg=exp/lm_train

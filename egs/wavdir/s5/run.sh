@@ -77,6 +77,8 @@ if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   log "stage 1: transcription (Whisper $model, word times from $words_from)"
   utils/validate_data_dir.sh --no-text data/wavdir >/dev/null
   steps/transcribe.sh --words-from "$words_from" --model "$model" --nj "$nj" data/wavdir exp/transcribe data/asr
+  # each recording is its own dialogue (surrogates consistent within it, dialogue context read within it)
+  [ -f data/asr/utt2dialogue ] || cp data/wavdir/utt2dialogue data/asr/utt2dialogue
 fi
 
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
@@ -106,7 +108,7 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
 fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
-  log "stage 4: the detected words ${fill/silence/silenced}${fill/spoken/ re-spoken} in data/asr_$v, timed by $ctm"
+  log "stage 4: the detected words hidden ($fill) in data/asr_$v, timed by $ctm"
   if [ $fill = silence ]; then
     done_ok data/neutral || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
       --cmd "$train_cmd" data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
@@ -120,11 +122,11 @@ fi
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: verification of data/neutral and the report exp/report.md"
   if [ $fill = silence ]; then
-    steps/make_neutral.sh --source-data data/wavdir --seed "$seed" --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
+    steps/make_neutral.sh --source-data data/asr --seed "$seed" --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
       data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
     verify=exp/mask/verify/verify.txt
   else
-    steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets/spoken --orig-data data/wavdir \
+    steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets/spoken --orig-data data/asr \
       data/neutral exp/tags/tags.conll $ctm exp/mask/verify
     verify=exp/mask/verify/verify.txt
   fi

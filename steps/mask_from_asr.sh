@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The masking chain from a recogniser instead of reference transcripts: <src-data> transcribed by Whisper
+# (steps/transcribe.sh: the normalised hypothesis and its word times), sensitive words detected in the hypothesis
+# (steps/tag_entities.sh), silenced at the recogniser's word times in the audio of <converted-data> (the same
+# utterances, e.g. converted voices; its text replaced by the hypothesis) and removed from the text
+# (steps/mask_words.sh), checked against those times (steps/verify_masking.sh: zero leaks or it stops). With
+# --gold-tags/--gold-ctm (words really spoken, e.g. the mini corpus's), the audio entity recall against them
+# (pydeid audio-entity-recall). The reference text of <src-data>, if any, is used by nothing but that scoring.
+# What the recogniser missed or misheard is not checked by the verification: only the recall measures it.
+#
+# Usage: steps/mask_from_asr.sh [options] <src-data> <converted-data> <exp-dir> <out-data>
+#   --model tiny.en  --words-from whisper   steps/transcribe.sh
+#   --detectors ""  --ner-model -  --detect-opts ""   steps/tag_entities.sh (detectors, flair model dir, more opts)
+#   --tags all  --pad 0.1  --seed 0         steps/mask_words.sh
+#   --gold-tags ""  --gold-ctm ""           score the audio entity recall against these
+#   --results ""  --name ""                 RESULTS.md rows (verify-masking, audio-entity-recall)
+#   --nj 1  --cmd "$train_cmd"
+# Writes <exp-dir>/transcribe (hypothesis, wrd_ali/ctm), <exp-dir>/hyp_data, <exp-dir>/tags, <exp-dir>/conv_hyp
+# (<converted-data> with the hypothesis as text), <exp-dir>/mask, <exp-dir>/verify, <exp-dir>/recall.json; <out-data>.
+set -euo pipefail
+nj=1
+cmd=${train_cmd:-run.pl}
+model=tiny.en
+words_from=whisper
+detectors=
+ner_model=-
+detect_opts=
+tags=all
+pad=0.1
+seed=0
+gold_tags=
+gold_ctm=
+results=
+name=
+help_message="Usage: $0 [options] <src-data> <converted-data> <exp-dir> <out-data>  (see the header of $0)"
+. utils/parse_options.sh
+if [ $# -ne 4 ]; then echo "$help_message" >&2; exit 1; fi
+src=$1 conv=$2 dir=$3 out=$4
+. utils/recipe.sh   # done_ok
+for d in "$src" "$conv"; do
+  utils/validate_data_dir.sh --no-text "$d" >/dev/null
+done
+{ [ -z "$gold_tags" ] && [ -z "$gold_ctm" ]; } || { [ -s "$gold_tags" ] && [ -s "$gold_ctm" ]; } ||
+  { echo "$0: --gold-tags and --gold-ctm go together and must exist (got '$gold_tags', '$gold_ctm')" >&2; exit 1; }
+name=${name:-$(basename "$out") (Whisper $model, words from $words_from)}
+mkdir -p "$dir"
+steps/transcribe.sh --words-from "$words_from" --model "$model" --nj "$nj" "$src" "$dir/transcribe" "$dir/hyp_data"
+ctm=$dir/transcribe/wrd_ali/ctm
+read -r -a dopts <<<"$detect_opts"
+[ -n "$detectors" ] && dopts+=(--detectors "$detectors")
+[ -s "$dir/tags/tags.conll" ] && [ "$dir/tags/tags.conll" -nt "$dir/hyp_data/text" ] ||
+  steps/tag_entities.sh "${dopts[@]}" --nj "$nj" --cmd "$cmd" "$dir/hyp_data" "$ner_model" "$dir/tags"
+# the converted audio with the hypothesis as its text (the masking removes the tagged words from it)
+if ! done_ok "$dir/conv_hyp" || [ "$dir/conv_hyp/text" -ot "$dir/hyp_data/text" ]; then
+  rm -rf "$dir/conv_hyp.tmp"; mkdir -p "$dir/conv_hyp.tmp"
+  for f in wav.scp utt2spk spk2utt utt2gender spk2gender utt2dur segments; do
+    [ -f "$conv/$f" ] && cp "$conv/$f" "$dir/conv_hyp.tmp/$f"
+  done
+  awk 'NR==FNR {k[$1]=1; next} ($1 in k)' "$conv/utt2spk" "$dir/hyp_data/text" >"$dir/conv_hyp.tmp/text"
+  cmp -s <(cut -d' ' -f1 "$dir/conv_hyp.tmp/text") <(cut -d' ' -f1 "$conv/utt2spk") ||
+    { echo "$0: $dir/hyp_data/text does not hold every utterance of $conv/utt2spk" >&2; rm -rf "$dir/conv_hyp.tmp"; exit 1; }
+  rm -rf "$dir/conv_hyp"; mv "$dir/conv_hyp.tmp" "$dir/conv_hyp"
+fi
+done_ok "$out" || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --on-untimed drop --nj "$nj" \
+  --cmd "$cmd" "$dir/conv_hyp" "$dir/tags/tags.conll" "$ctm" "$dir/mask" "$out"
+steps/verify_masking.sh --tags "$tags" --orig-data "$src" --results "$results" --name "$name, checked on its own CTM" \
+  "$out" "$dir/tags/tags.conll" "$ctm" "$dir/verify"
+if [ -n "$gold_tags" ]; then
+  pydeid audio-entity-recall --pad "$pad" --tags "$tags" --json "$dir/recall.json" ${results:+--results "$results"} \
+    --name "$name" "$gold_tags" "$gold_ctm" "$dir/conv_hyp" "$dir/tags/tags.conll" "$ctm"
+fi
