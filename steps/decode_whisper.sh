@@ -35,5 +35,6 @@ utils/split_decode.sh --nj "$nj" --cmd "$cmd" --log-name decode --what "$0: deco
   decode-whisper "$data" "$dir" "${opts[@]}"
 rm -f "$dir/reuse.jsonl"
 if [ -s "$data/text" ]; then
-  pydeid score-wer "$data" "$dir" | tee "$dir/log/score.log" | head -n 1
+  pydeid score-wer "$data" "$dir" >"$dir/log/score.log"
+  head -n 1 "$dir/wer"
 fi

@@ -167,3 +167,33 @@ def _settings_of(info: dict) -> dict:
     keys = ("model", "beam_size", "temperature", "language", "compute_type", "vad_filter",
             "condition_on_previous_text", "word_timestamps", "guards")
     return {k: info[k] for k in keys}
+
+
+def transcript_data_dir(data, decode_dir, out, case: str = "lower", ctm=None) -> dict:
+    """A new data dir for the chain without reference transcripts: <data>'s audio and speaker tables (wav.scp,
+    segments, utt2spk, spk2utt, genders, utt2dur), text = the Whisper hypothesis of <decode_dir> normalised like
+    the meter (punctuation removed, numbers spelled) in `case`; side files of the reference transcript (tags, CTMs,
+    CoNLL) are not copied. `ctm`: where to write the word CTM whose tokens are exactly the text's words."""
+    from pydeid.io import write_datadir_atomic
+
+    d = DataDir.read(data, validate=False)
+    decode_dir = Path(decode_dir)
+    info_file = decode_dir / INFO
+    if not info_file.is_file():
+        raise FormatError(info_file, None, "missing: decode the data dir first (steps/decode_whisper.sh)")
+    recs = _read_journal(decode_dir / JOURNAL, _settings_of(json.loads(info_file.read_text())))
+    missing = [u for u in d.utts if u not in recs]
+    if missing:
+        raise FormatError(decode_dir / JOURNAL, None, f"no hypothesis for {len(missing)} utterances of {data} "
+                                                      f"(e.g. {missing[0]})")
+    norm = meter_norm(case)
+    text, entries = {}, []
+    for u in d.utts:
+        toks = word_tokens(recs[u]["words"], norm)
+        text[u] = " ".join(t for t, _, _ in toks) if toks or not recs[u]["text"] else norm(recs[u]["text"])
+        entries += [CtmEntry(u, "1", s, max(0.0, e - s), t) for t, s, e in toks]
+    d.text = text
+    write_datadir_atomic(d, out)
+    if ctm:
+        write_ctm(ctm, entries)
+    return {"utterances": len(d.utts), "empty": sum(not t for t in text.values()), "words": len(entries)}
