@@ -51,16 +51,25 @@ class WhisperRecognizer:
             raise UsageError("--beam-size", f"must be >= 1, not {beam_size}")
         if cpu_threads < 1:
             raise UsageError("--cpu-threads", f"must be >= 1, not {cpu_threads}")
-        from faster_whisper import WhisperModel
-
         self.model_name = model
         self.model_path = resolve_model(model, cache_dir)
         self.beam_size = beam_size
         self.cpu_threads = cpu_threads
         self.word_timestamps = word_timestamps
-        self.model = WhisperModel(str(self.model_path), device="cpu", compute_type="int8",
-                                  cpu_threads=cpu_threads, local_files_only=True)
-        self._eot = self.model.hf_tokenizer.token_to_id("<|endoftext|>")  # ids below it are text tokens
+        self._model = None  # loaded on first use: a resumed run with nothing left to decode never loads it
+
+    @property
+    def model(self):
+        if self._model is None:
+            import logging
+
+            from faster_whisper import WhisperModel
+
+            logging.getLogger("faster_whisper").setLevel(logging.WARNING)  # not a line per utterance
+            self._model = WhisperModel(str(self.model_path), device="cpu", compute_type="int8",
+                                       cpu_threads=self.cpu_threads, local_files_only=True)
+            self._eot = self._model.hf_tokenizer.token_to_id("<|endoftext|>")  # ids below it are text tokens
+        return self._model
 
     @property
     def settings(self) -> dict:
