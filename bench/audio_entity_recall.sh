@@ -13,6 +13,7 @@ model=tiny.en
 sets="mini_dev mini_test vctk"
 pads="0.1"
 words_from="whisper align"
+case=keep           # steps/transcribe.sh --case: keep Whisper's capitals (the detectors read case)
 w=bench/work/aer
 . ./path.sh
 . ./cmd.sh
@@ -36,7 +37,11 @@ if [ $stage -le 2 ]; then   # the ASR chain: Whisper's hypothesis and word times
     d=$(src $s)
     for wf in $words_from; do
       a=asr_${model}_${wf}_$s
-      [ -s $w/exp/$a/wrd_ali/ctm ] || steps/transcribe.sh --words-from $wf --model $model --nj 1 \
+      first=$w/exp/asr_${model}_${words_from%% *}_$s   # one decoding serves every --words-from
+      if [ $w/exp/$a != $first ] && [ -s $first/results.jsonl ] && [ ! -s $w/exp/$a/results.jsonl ]; then
+        mkdir -p $w/exp/$a; cp $first/results.jsonl $w/exp/$a/results.jsonl
+      fi
+      [ -s $w/exp/$a/wrd_ali/ctm ] || steps/transcribe.sh --words-from $wf --model $model --case $case --nj 1 \
         $d $w/exp/$a $w/data/$a >$w/exp/$a.log 2>&1
       [ -s $w/exp/tags_$a/tags.conll ] || steps/tag_entities.sh --nj 1 $w/data/$a - $w/exp/tags_$a >/dev/null
     done

@@ -9,7 +9,8 @@
 # What the recogniser missed or misheard is not checked by the verification: only the recall measures it.
 #
 # Usage: steps/mask_from_asr.sh [options] <src-data> <converted-data> <exp-dir> <out-data>
-#   --model tiny.en  --words-from whisper   steps/transcribe.sh
+#   --model tiny.en  --words-from whisper  --case keep   steps/transcribe.sh (keep: Whisper's capitals, which the
+#                                       detectors read)
 #   --detectors ""  --ner-model -  --detect-opts ""   steps/tag_entities.sh (detectors, flair model dir, more opts)
 #   --tags all  --pad 0.1  --seed 0         steps/mask_words.sh
 #   --gold-tags ""  --gold-ctm ""           score the audio entity recall against these
@@ -22,6 +23,7 @@ nj=1
 cmd=${train_cmd:-run.pl}
 model=tiny.en
 words_from=whisper
+case=keep
 detectors=
 ner_model=-
 detect_opts=
@@ -44,7 +46,7 @@ done
   { echo "$0: --gold-tags and --gold-ctm go together and must exist (got '$gold_tags', '$gold_ctm')" >&2; exit 1; }
 name=${name:-$(basename "$out") (Whisper $model, words from $words_from)}
 mkdir -p "$dir"
-steps/transcribe.sh --words-from "$words_from" --model "$model" --nj "$nj" "$src" "$dir/transcribe" "$dir/hyp_data"
+steps/transcribe.sh --words-from "$words_from" --model "$model" --case "$case" --nj "$nj" "$src" "$dir/transcribe" "$dir/hyp_data"
 ctm=$dir/transcribe/wrd_ali/ctm
 read -r -a dopts <<<"$detect_opts"
 [ -n "$detectors" ] && dopts+=(--detectors "$detectors")

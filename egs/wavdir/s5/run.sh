@@ -76,7 +76,9 @@ fi
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   log "stage 1: transcription (Whisper $model, word times from $words_from)"
   utils/validate_data_dir.sh --no-text data/wavdir >/dev/null
-  steps/transcribe.sh --words-from "$words_from" --model "$model" --nj "$nj" data/wavdir exp/transcribe data/asr
+  # --case keep: Whisper's capitals stay (punctuation removed, numbers spelled): the detectors read case
+  steps/transcribe.sh --words-from "$words_from" --model "$model" --case keep --nj "$nj" data/wavdir exp/transcribe \
+    data/asr
   # each recording is its own dialogue (surrogates consistent within it, dialogue context read within it)
   [ -f data/asr/utt2dialogue ] || cp data/wavdir/utt2dialogue data/asr/utt2dialogue
 fi

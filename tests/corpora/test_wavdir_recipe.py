@@ -1,0 +1,133 @@
+"""egs/wavdir/s5: a folder of recordings without transcripts de-identified end to end.
+
+Default (cheap): stage 0 of the recipe on two VCTK recordings, its one-line option errors, and the report's
+wording (it says what was checked against what, never that the audio is clean, and lists the unhidden words
+that look like names). Slow: the whole recipe on three VCTK recordings with Whisper tiny.en, then the leak test:
+no original path or name in the published dir, no original voice (the published audio differs from the source),
+no gold sensitive word ("Stella", "Bob", "Wednesday") in the published text that the report does not list."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from pydeid.io.conll import Sentence, write_conll
+from pydeid.io.kaldi_map import read_kaldi_map
+from pydeid.report.wavdir_report import NOT_CHECKED, review_words, write_report
+
+GOLD = {"stella", "bob", "wednesday"}
+
+
+def _folder(tmp_path: Path, vctk: Path, utts) -> Path:
+    d = tmp_path / "Recordings of customers"
+    d.mkdir()
+    for u in utts:
+        shutil.copy(vctk / "wav" / u.split("_")[0] / f"{u}.flac", d / f"{u}.flac")
+    return d
+
+
+def _run(rec: Path, *args, timeout=3000):
+    return subprocess.run(["./run.sh", *args], cwd=rec, capture_output=True, text=True, timeout=timeout)
+
+
+def test_stage0_and_option_errors(recipe_copy, vctk_dir, tmp_path):
+    rec = recipe_copy("wavdir", tmp_path / "s5")
+    src = _folder(tmp_path, vctk_dir, ["p225_001", "p226_003"])
+    p = _run(rec, "--wav-dir", str(src), "--stop-stage", "0")
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    scp = read_kaldi_map(rec / "data/wavdir/wav.scp")
+    assert sorted(scp) == ["spk0001-0001", "spk0002-0001"]
+    assert all("exp/wavdir/audio" in v and "p22" not in v for v in scp.values())
+    assert not (rec / "data/wavdir/text").exists()
+    assert stat.S_IMODE(os.stat(rec / "exp/secrets/wavdir_map.json").st_mode) == 0o600
+    for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"]):
+        p = _run(rec, "--wav-dir", str(src), *bad, timeout=60)
+        assert p.returncode == 1 and p.stderr.count("\n") == 1 and bad[0] in p.stderr, (bad, p.stderr)
+    p = _run(rec, "--stop-stage", "0", timeout=60)
+    assert p.returncode == 1 and "--wav-dir" in p.stderr
+
+
+def test_review_words():
+    # capitalised inside a sentence by the recogniser, numbers, weekdays: listed; sentence starts and "I": not
+    assert review_words("please call stella and I said six".split(),
+                        "Please call Stella. And I said 6".split()) == ["stella", "six"]
+    assert review_words("we meet on wednesday".split(), "We meet on Wednesday".split()) == ["wednesday"]
+    assert review_words("the rainbow".split(), "The rainbow.".split()) == []
+
+
+def test_report_says_what_was_checked(tmp_path):
+    neutral, asr = tmp_path / "data/neutral", tmp_path / "data/asr"
+    for d in (neutral, asr):
+        d.mkdir(parents=True)
+        (d / "utt2spk").write_text("spk0001-0001 spk0001\nspk0002-0001 spk0002\n")
+    (asr / "text").write_text("spk0001-0001 Please call Stella\nspk0002-0001 ask Bob on Friday\n")
+    (neutral / "text").write_text("spk0001-0001 Please call\nspk0002-0001 ask Bob on Friday\n")
+    (neutral / "wav.scp").write_text(f"spk0001-0001 {neutral}/wav/spk0001-0001.wav\n")
+    write_conll(tmp_path / "tags.conll", [Sentence("Please call Stella".split(), ["O", "O", "B-PER"], id="spk0001-0001"),
+                                          Sentence("ask Bob on Friday".split(), ["O"] * 4, id="spk0002-0001")])
+    secret = tmp_path / "exp/secrets/map.json"
+    secret.parent.mkdir(parents=True)
+    secret.write_text('{"utterances": {"spk0001-0001": {"source": "/calls/anna_lee.wav"}, '
+                      '"spk0002-0001": {"source": "/calls/b.wav"}}}')
+    verify = tmp_path / "verify.txt"
+    verify.write_text("data/neutral: 1 entities in 2 utterances; leaks: audio 0, text 0, unverifiable 0\n")
+    out = tmp_path / "exp/report.md"
+    s = write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
+                     "silence", 0.1, "all")
+    body = out.read_text()
+    assert NOT_CHECKED in body and "missed or misheard were NOT checked" in body
+    assert "recogniser's hypothesis" in body and "leaks: audio 0" in body
+    assert not re.search(r"\b(is|are) (clean|safe)\b|no sensitive (word|information) (is|remains)", body, re.I)
+    assert s["review"] == {"spk0002-0001": ["Bob", "Friday"]}     # the unhidden name and weekday, for review
+    assert "| spk0002-0001 | Bob Friday |" in body
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    assert s["original_name_hits"] == []
+    (neutral / "notes").write_text("from anna_lee.wav\n")                 # an original name in the published dir
+    s = write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
+                     "silence", 0.1, "all")
+    assert any("anna_lee" in h for h in s["original_name_hits"])
+    with pytest.raises(Exception, match="secret would lie inside"):
+        write_report(neutral, neutral / "report.md", secret, asr, tmp_path / "tags.conll", verify, "tiny.en",
+                     "whisper", "vtln:3", "silence", 0.1, "all")
+
+
+@pytest.mark.slow
+def test_wavdir_end_to_end_leaks(recipe_copy, vctk_dir, tmp_path):
+    rec = recipe_copy("wavdir", tmp_path / "s5")
+    utts = ["p225_001", "p226_003", "p227_004"]   # "Please call Stella", "... brother Bob", "... Wednesday ..."
+    src = _folder(tmp_path, vctk_dir, utts)
+    p = _run(rec, "--wav-dir", str(src), "--nj", "1")
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
+    pub = rec / "data/neutral"
+    # no original audio path or name anywhere in the published dir
+    for f in pub.rglob("*"):
+        assert not any(u in f.name for u in utts)
+        if f.is_file() and f.suffix != ".wav":
+            body = f.read_text()
+            assert str(src) not in body and not any(u in body for u in utts) and "customers" not in body
+    # no original voice: every published waveform differs from its 16 kHz source
+    from pydeid.io.audio import read_audio
+    import json
+    m = json.loads((rec / "exp/secrets/wavdir_map.json").read_text())["utterances"]
+    for utt, spec in read_kaldi_map(pub / "wav.scp").items():
+        assert str(pub.resolve()) in str(Path(spec).resolve())
+        y, _ = sf.read(spec, dtype="float32")
+        x, _ = read_audio(m[utt]["source"], sr=16000)
+        n = min(len(x), len(y))
+        assert np.corrcoef(x[:n], y[:n])[0, 1] < 0.9, utt
+    # every gold sensitive word left in the published text is listed for review in the report
+    report = json.loads((rec / "exp/report.md.json").read_text())
+    for utt, line in read_kaldi_map(pub / "text", require_value=False).items():
+        for w in line.split():
+            if w.lower() in GOLD:
+                assert w in report["review"].get(utt, []), (utt, w)
+    body = (rec / "exp/report.md").read_text()
+    assert NOT_CHECKED in body and "leaks: audio 0" in body
