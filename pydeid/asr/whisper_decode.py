@@ -76,7 +76,9 @@ def decode_data_dir(data, out_dir, model: str = "tiny.en", beam_size: int = 5, c
     journal of an earlier run, same settings, same audio entry) already holds."""
     from .whisper import SAMPLE_RATE, WhisperRecognizer
 
-    d = DataDir.read(data)
+    from pydeid.io.datadir import validate_data_dir
+    validate_data_dir(data, no_text=True)   # recordings without transcripts are the point of steps/transcribe.sh
+    d = DataDir.read(data, validate=False)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rec = WhisperRecognizer(model, beam_size=beam_size, cpu_threads=cpu_threads, cache_dir=cache_dir)

@@ -115,7 +115,8 @@ class DataDir:
             validate_data_dir(path, check_audio=check_audio)
         d = cls(path=path)
         d.wav_scp = read_kaldi_map(path / "wav.scp")
-        d.text = read_kaldi_map(path / "text", require_value=False)
+        # a text-free data dir (recordings before transcription) reads with an empty text when not validated
+        d.text = read_kaldi_map(path / "text", require_value=False) if validate or (path / "text").exists() else {}
         d.utt2spk = read_kaldi_map(path / "utt2spk")
         if (path / "segments").exists():
             d.segments = _parse_segments(path / "segments")
