@@ -100,10 +100,12 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
         for a, b, t in s.spans():
             ents[t] = ents.get(t, 0) + 1
             hidden_tokens += b - a
-    raw = {}
-    if transcribe_dir and (Path(transcribe_dir) / "wrd_ali" / "ctm").is_file():
-        raw = {u: [w.token for w in ws] for u, ws in ctm_by_utt(read_ctm(Path(transcribe_dir) / "wrd_ali" /
-                                                                            "ctm")).items()}
+    raw = {}   # the recogniser's own words with case and punctuation (sentence starts are not names)
+    tdir = Path(transcribe_dir) if transcribe_dir else None
+    if tdir and (tdir / "hyp.txt").is_file():
+        raw = {u: t.split() for u, t in read_kaldi_map(tdir / "hyp.txt", require_value=False).items()}
+    elif tdir and (tdir / "wrd_ali" / "ctm").is_file():
+        raw = {u: [w.token for w in ws] for u, ws in ctm_by_utt(read_ctm(tdir / "wrd_ali" / "ctm")).items()}
     review = {}
     for u in sorted(pub_text):
         words = review_words(pub_text[u].split(), raw.get(u, hyp.get(u, "").split()))
