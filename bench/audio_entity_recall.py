@@ -21,7 +21,7 @@ from pydeid.align.normalize import match_key
 from pydeid.io import Sentence
 from pydeid.io.conll import write_conll
 from pydeid.io.kaldi_map import read_kaldi_map
-from pydeid.report.audio_entity_recall import chain_intervals, gold_words, score_utterances, summarize
+from pydeid.report.audio_entity_recall import chain_intervals, gold_words, score_utterances, summarize, why_missed
 
 VCTK_GOLD = {"stella": "PER", "bob": "PER", "wednesday": "DATE"}
 
@@ -59,11 +59,12 @@ def main() -> None:
         data, tags, ctm = paths.split(":")
         per = score_utterances(gold, chain_intervals(data, tags, ctm, pad=a.pad), a.min_overlap)
         s = summarize(per)
+        s["why_missed"] = why_missed(gold, per, tags, ctm)
         res["chains"][label] = s
         print(f"{a.set}\tpad {a.pad}\t{label}\trecall {s['recall_pct']:.1f} [{s['recall_ci'][0]:.1f}, "
               f"{s['recall_ci'][1]:.1f}] ({s['hidden']}/{s['sensitive_tokens']})\tcost {s['cost_pct']:.1f} "
               f"[{s['cost_ci'][0]:.1f}, {s['cost_ci'][1]:.1f}]\tdropped {s['dropped_utterances']}\t"
-              f"utts {s['utterances']}")
+              f"utts {s['utterances']}\tmissed: {s['why_missed']}")
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=1) + "\n")
 

@@ -115,3 +115,41 @@ def summarize(per_utt: dict[str, dict], n_boot: int = 2000, seed: int = 0) -> di
             "nonsensitive_s": float(col("ns_time").sum()), "cost_pct": cost[0], "cost_ci": [cost[1], cost[2]],
             "dropped_utterances": int(sum(per_utt[u]["dropped"] for u in utts)),
             "missed": {u: per_utt[u]["missed"] for u in utts if per_utt[u]["missed"]}}
+
+
+def why_missed(gold: dict, per_utt: dict, tags: str | Path, ctm: str | Path, tagset: str = "all") -> dict[str, int]:
+    """Each missed gold sensitive token, by cause: 'misrecognised' (no word of the chain's transcript that
+    overlaps it in time has the same spelling), 'not detected' (the transcript has the word there, untagged),
+    'timing' (the word is there and tagged, but its hidden interval covers too little of the gold word)."""
+    from pydeid.align.normalize import match_key
+    sents = load_tags(tags)
+    words = ctm_by_utt(read_ctm(ctm))
+    hidden = parse_tagset(tagset)
+    out = {"misrecognised": 0, "not detected": 0, "timing": 0}
+    for utt, r in per_utt.items():
+        if not r["missed"]:
+            continue
+        ws = words.get(utt, [])
+        tagged = set()
+        if utt in sents and ws:
+            s = sents[utt]
+            sens = {i for a, b, t in s.spans() if t.upper() in hidden for i in range(a, b)}
+            try:
+                pairs = match_tokens(s.tokens, [w.token for w in ws], utt, strict=False)
+                tagged = {j for i in sens for j in pairs[i]}
+            except MatchError:
+                pass
+        todo = list(r["missed"])
+        for s0, e0, sens, tok in gold[utt]:
+            if not sens or tok not in todo:
+                continue
+            todo.remove(tok)
+            near = [j for j, w in enumerate(ws) if min(e0, w.end) > max(s0, w.start) - 0.2
+                    and match_key(w.token) == match_key(tok)]
+            if not near:
+                out["misrecognised"] += 1
+            elif not any(j in tagged for j in near):
+                out["not detected"] += 1
+            else:
+                out["timing"] += 1
+    return out
