@@ -70,10 +70,13 @@ def _overlap(a: float, b: float, iv: list[tuple[float, float]]) -> float:
 
 
 def score_utterances(gold: dict, hidden: dict, min_overlap: float = 0.5) -> dict[str, dict]:
-    """Per utterance: sensitive tokens, hidden ones, the missed tokens, non-sensitive time and its hidden part."""
+    """Per utterance of the chain: sensitive tokens, hidden ones, the missed tokens, non-sensitive time and its
+    hidden part."""
     out = {}
     for utt, toks in gold.items():
-        iv = hidden.get(utt, [])
+        if utt not in hidden:   # the chain ran on a subset: only its utterances are scored
+            continue
+        iv = hidden[utt]
         dropped = utt in hidden and hidden[utt] is None
         r = {"sens": 0, "hit": 0, "missed": [], "ns_time": 0.0, "ns_hidden": 0.0, "dropped": dropped}
         for s, e, sens, tok in toks:
