@@ -15,14 +15,17 @@ models="tiny.en base"
 shared=${PYDEID_SHARED_DATA:-../shared/data}
 mkdir -p "$work/data"
 [ -d "$work/data/so762_test_wer" ] || cp -r "$so762/data/test_wer" "$work/data/so762_test_wer"
-[ -d "$work/data/vctk" ] || cp -r "$so762/data/vctk_full" "$work/data/vctk"
+[ -d "$work/data/vctk" ] || cp -r "$so762/data/vctk" "$work/data/vctk"
 [ -d "$work/data/librispeech_mini" ] || \
   pydeid prepare-librispeech "$shared/librispeech_mini/LibriSpeech" dev-clean-2 "$work/data/librispeech_mini"
 rm -rf "$work/data"/*/split*
-for set in so762_test_wer vctk librispeech_mini; do
+sets=${sets:-so762_test_wer vctk librispeech_mini}
+pocketsphinx=${pocketsphinx:-true}
+for set in $sets; do
   for m in $models; do
     nice -n 10 steps/decode_whisper.sh --model "$m" --nj 1 --cmd run.pl "$work/data/$set" "$work/exp/$set/whisper_$m"
   done
+  $pocketsphinx || continue
   d=$work/exp/$set/pocketsphinx
   nice -n 10 steps/decode_pocketsphinx.sh --nj 1 --cmd run.pl "$work/data/$set" "$d"
   pydeid score-wer "$work/data/$set" "$d" | head -n 1
