@@ -239,3 +239,16 @@ def test_base_is_joined_once_into_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PYDEID_WHISPER_CACHE", str(tmp_path))
     assert resolve_model("base") == p and (p / "model.bin").stat().st_mtime_ns == mtime  # not joined again
     assert not list(p.glob(".*tmp"))
+
+
+def test_identical_audio_of_another_condition_is_not_decoded_again(real_data, decoded, tmp_path):
+    """A masked set's utterances without a silenced word are its conversion's audio: they take its hypothesis."""
+    import shutil
+    masked = tmp_path / "masked"
+    shutil.copytree(real_data, masked)
+    p = subprocess.run(["steps/decode_whisper.sh", "--same-audio-as", f"{real_data} {decoded}", str(masked),
+                        str(tmp_path / "dec")], capture_output=True, text=True, cwd=REPO, env=_env())
+    assert p.returncode == 0, p.stderr
+    info = json.loads((tmp_path / "dec" / "decode_whisper.json").read_text())
+    assert info["copied_same_audio"] == 5 and info["cpu_seconds_spent"] == 0.0
+    assert (tmp_path / "dec" / "text").read_text() == (decoded / "text").read_text()

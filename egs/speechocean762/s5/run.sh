@@ -529,11 +529,28 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
       for vc in $voice_configs; do v=$(vname "${vc%%:*}" "${vc#*:}"); vcs+=("$v:vctk_$v"); done
     fi
     mkdir -p exp/whisper
+    wdecode() {  # wdecode <set> [<set whose identical audio lends its hypotheses>]
+      local sa=(); [ -n "${2:-}" ] && sa=(--same-audio-as "data/$2 exp/whisper/decode_$2")
+      steps/decode_whisper.sh --model "$whisper_model" --nj 1 --cmd "$decode_cmd" "${sa[@]}" "data/$1" \
+        "exp/whisper/decode_$1" >"exp/whisper/decode_$1.log" 2>&1
+    }
+    # first the sets of their own audio; then the masked and neutral sets, whose utterances without a silenced word
+    # are the conversion's audio sample for sample: they take its hypothesis (deterministic decoding) instead of a
+    # decode, so the masked sets cost only their masked utterances
     for wc in "${wcs[@]}" "${vcs[@]}"; do
       c=${wc#*:}
+      case $c in *_masked|test_neutral_*) continue ;; esac
       free_lane
-      steps/decode_whisper.sh --model "$whisper_model" --nj 1 --cmd "$decode_cmd" "data/$c" "exp/whisper/decode_$c" \
-        >"exp/whisper/decode_$c.log" 2>&1 &
+      wdecode "$c" &
+    done
+    wait_all "exp/whisper/decode_*.log"
+    nv=$(vname "${neutral_voice%%:*}" "${neutral_voice#*:}")
+    for wc in "${wcs[@]}"; do
+      c=${wc#*:}
+      case $c in
+        *_masked) free_lane; wdecode "$c" "${c%_masked}" & ;;
+        test_neutral_*) free_lane; wdecode "$c" "$([ -d "data/test_wer_$nv" ] && echo "test_wer_$nv")" & ;;
+      esac
     done
     wait_all "exp/whisper/decode_*.log"
   fi
