@@ -5,6 +5,9 @@
 # Usage: steps/decode_whisper.sh [options] <data> <exp-dir>
 #   --model tiny.en    tiny.en | base
 #   --nj 1  --cmd "$decode_cmd"   (whole speakers per job; one CPU thread per job)
+#   --same-audio-as "" "<data> <decode-dir>" of another condition (e.g. the conversion a masked set was made
+#                      from): an utterance whose audio is identical there takes that hypothesis (deterministic
+#                      decoding), counted as copied in decode_whisper.json
 #   --cache-dir ""     where base's two package parts are joined once (default $PYDEID_WHISPER_CACHE or
 #                      $XDG_CACHE_HOME/pydeid/whisper)
 # Writes <exp-dir>/hyp.txt (Whisper's raw text), text (normalised: lower case, no punctuation, numbers spelled),
@@ -16,6 +19,7 @@ model=tiny.en
 nj=1
 cmd=${decode_cmd:-run.pl}
 cache_dir=
+same_audio_as=
 help_message="Usage: $0 [--model tiny.en|base] [--nj N] [--cmd CMD] [--cache-dir DIR] <data> <exp-dir>"
 . utils/parse_options.sh
 if [ $# -ne 2 ]; then echo "$help_message" >&2; exit 1; fi
@@ -25,6 +29,11 @@ pydeid validate-data-dir --no-text "$data" >/dev/null
 mkdir -p "$dir"
 opts=(--model "$model")
 [ -n "$cache_dir" ] && opts+=(--cache-dir "$(printf '%q' "$cache_dir")")
+if [ -n "$same_audio_as" ]; then
+  read -r sa_data sa_dir <<<"$same_audio_as"
+  [ -n "$sa_dir" ] || { echo "$0: --same-audio-as takes \"<data> <decode-dir>\", got '$same_audio_as'" >&2; exit 1; }
+  opts+=(--same-audio-as "$(printf '%q' "$sa_data")" "$(printf '%q' "$sa_dir")")
+fi
 # the merged journal of an earlier run is reused unless the audio list changed since
 if [ -s "$dir/results.jsonl" ] && [ "$dir/results.jsonl" -nt "$data/wav.scp" ] \
    && { [ ! -f "$data/segments" ] || [ "$dir/results.jsonl" -nt "$data/segments" ]; }; then

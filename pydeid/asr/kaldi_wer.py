@@ -2,6 +2,7 @@
   <dir>/wer      `%WER 12.34 [ 56 / 454, 3 ins, 10 del, 43 sub ]` and the speaker-bootstrap 95 % interval
   <dir>/per_utt  per utterance, as Kaldi's align-text | wer_per_utt_details.pl: `<utt> ref`, `<utt> hyp`,
                  `<utt> op` (C S I D, *** for the missing side) and `<utt> #csid <c> <s> <i> <d>`
+  <dir>/scoring/per_utt.json  per utterance words, sub, del, ins and speaker (paired comparisons)
   <dir>/rtf      real-time factor on one core (CPU seconds / audio seconds) from the decoder's json
 References and hypotheses both go through <dir>/textnorm.json, as in pydeid.asr.score.
 """
@@ -48,12 +49,15 @@ def write_wer_files(data, decode_dir, info_name: str | None = None) -> dict:
     nf = decode_dir / "textnorm.json"
     norm = TextNorm.load(nf) if nf.exists() else TextNorm()
     hyps = read_kaldi_map(decode_dir / "text", require_value=False, check_sorted=False)
-    lines = []
+    lines, counts = [], {}
     for u in d.utts:
         r, h, ops = align_ops(norm(d.text.get(u, "")), norm(hyps.get(u, "")))
+        counts[u] = {"words": sum(x != "***" for x in r), "sub": ops.count("S"), "ins": ops.count("I"),
+                     "del": ops.count("D"), "spk": d.utt2spk[u]}
         lines += [f"{u} ref  {' '.join(r)}", f"{u} hyp  {' '.join(h)}", f"{u} op   {' '.join(ops)}",
                   f"{u} #csid {ops.count('C')} {ops.count('S')} {ops.count('I')} {ops.count('D')}"]
     atomic_write_text(decode_dir / "per_utt", "\n".join(lines) + "\n")
+    atomic_write_text(decode_dir / "scoring" / "per_utt.json", json.dumps(counts) + "\n")
     a = results["all"]
     err = a["sub"] + a["del"] + a["ins"]
     ci = a.get("wer_ci95")

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from pydeid.io import CtmEntry, DataDir, FormatError, atomic_write_text, kaldi_sort_key, write_ctm
 
 from .textnorm import TextNorm
@@ -71,9 +73,11 @@ def _wav_key(d: DataDir, utt: str) -> str:
 
 
 def decode_data_dir(data, out_dir, model: str = "tiny.en", beam_size: int = 5, cpu_threads: int = 1,
-                    cache_dir=None, progress: bool | None = None, reuse=()) -> dict:
+                    cache_dir=None, progress: bool | None = None, reuse=(), same_audio_as=()) -> dict:
     """Decode the utterances of `data` that neither <out_dir>/results.jsonl nor a `reuse` journal (the merged
-    journal of an earlier run, same settings, same audio entry) already holds."""
+    journal of an earlier run, same settings, same audio entry) already holds. same_audio_as: (data dir, decode
+    dir) pairs of another condition (e.g. the conversion a masked set was made from): an utterance whose audio is
+    sample for sample the same there takes that hypothesis (decoding is deterministic), counted as copied."""
     from .whisper import SAMPLE_RATE, WhisperRecognizer
 
     from pydeid.io.datadir import validate_data_dir
@@ -89,15 +93,32 @@ def decode_data_dir(data, out_dir, model: str = "tiny.en", beam_size: int = 5, c
         done.update({u: x for u, x in _read_journal(Path(r), settings).items() if u not in done})
     done = {u: x for u, x in done.items() if u in d.utt2spk and x.get("wav") == _wav_key(d, u)}
     # rewrite the journal with only what is kept (atomically), then append
-    atomic_write_text(journal, "".join(json.dumps(x) + "\n" for x in [{"settings": settings}, *done.values()]))
+    atomic_write_text(journal, "".join(json.dumps(x) + "\n"
+                                       for x in [{"settings": settings}, *done.values()]))
     todo = [u for u in d.utts if u not in done]
     if progress is None:
         progress = sys.stderr.isatty()
     from tqdm import tqdm
 
+    others = []
+    for od, odec in same_audio_as:
+        oinfo = Path(odec) / INFO
+        if oinfo.is_file():
+            others.append((DataDir.read(od, validate=False),
+                           _read_journal(Path(odec) / JOURNAL, _settings_of(json.loads(oinfo.read_text())))))
     with open(journal, "a", encoding="utf-8") as j:
         for utt in tqdm(todo, desc=f"whisper {model}", unit="utt", disable=not progress):
             wav = d.load_audio(utt, sr=SAMPLE_RATE)
+            same = next((recs[utt] for od, recs in others if utt in recs
+                         and np.array_equal(od.load_audio(utt, sr=SAMPLE_RATE), wav)), None) \
+                if others else None
+            if same is not None:
+                x = {k: same[k] for k in ("text", "words", "guards", "audio_s", "cpu_s")}
+                x.update({"utt": utt, "wav": _wav_key(d, utt), "copied": True})
+                j.write(json.dumps(x) + "\n")
+                j.flush()
+                done[utt] = x
+                continue
             t0 = time.process_time()
             r = rec.transcribe(wav, SAMPLE_RATE)
             cpu = time.process_time() - t0
@@ -134,8 +155,12 @@ def write_outputs(records: list[dict], out: Path, info: dict) -> dict:
     audio = sum(x["audio_s"] for x in records)
     cpu = sum(x["cpu_s"] for x in records)
     info = dict(info)
+    copied = [x for x in records if x.get("copied")]
     info.update({"utterances": len(records), "audio_seconds": round(audio, 3), "decode_cpu_seconds": round(cpu, 3),
-                 "rtf": round(cpu / audio, 4) if audio else None, "guard_changed_utterances": len(changed),
+                 "rtf": round(cpu / audio, 4) if audio else None,
+                 "copied_same_audio": len(copied),   # hypotheses of identical audio of another condition
+                 "cpu_seconds_spent": round(cpu - sum(x["cpu_s"] for x in copied), 3),
+                 "guard_changed_utterances": len(changed),
                  "guard_counts": {g: sum(g in x["guards"] for x in records) for g in GUARDS}})
     atomic_write_text(out / INFO, json.dumps(info, indent=1) + "\n")
     return info
@@ -161,7 +186,8 @@ def merge_parts(parts, out_dir) -> dict:
     info["resumed_utterances"] = sum(i.get("resumed_utterances", 0) for i in infos)
     out.mkdir(parents=True, exist_ok=True)
     settings = _settings_of(info)
-    atomic_write_text(out / JOURNAL, "".join(json.dumps(x) + "\n" for x in [{"settings": settings}, *records]))
+    atomic_write_text(out / JOURNAL, "".join(json.dumps(x) + "\n"
+                                             for x in [{"settings": settings}, *records]))
     return write_outputs(records, out, info)
 
 

@@ -18,6 +18,9 @@ def add_arguments(p):
     p.add_argument("--reuse", action="append", default=[],
                    help="results.jsonl of an earlier run: its utterances (same settings and audio) are not decoded "
                         "again (repeatable)")
+    p.add_argument("--same-audio-as", nargs=2, action="append", default=[], metavar=("DATA", "DECODE_DIR"),
+                   help="another condition's data dir and decode dir: an utterance whose audio is identical there "
+                        "takes its hypothesis instead of a decode (repeatable)")
     add_data_arguments(p)
 
 
@@ -27,7 +30,7 @@ def run(args):
     info = decode_or_merge(
         args, lambda d, o: decode_data_dir(d, o, model=args.model, beam_size=args.beam_size,
                                            cpu_threads=args.cpu_threads, cache_dir=args.cache_dir,
-                                           reuse=args.reuse),
+                                           reuse=args.reuse, same_audio_as=args.same_audio_as),
         merge_parts, COMMAND)
     print(f"{args.decode_dir}: {info['utterances']} utterances ({info['resumed_utterances']} kept from an earlier "
           f"run), {info['audio_seconds']:.1f} s of audio, RTF {info['rtf']} (whisper {info['model']}), "

@@ -23,3 +23,16 @@ def test_bad_case():
     import pytest
     with pytest.raises(ValueError):
         TextNorm(case="title")
+
+
+def test_numbers_spelled_for_the_whisper_meter():
+    from pydeid.asr.textnorm import TextNorm
+    n = TextNorm(numbers=True)
+    assert n("I paid $3.50 for 2 apples in 1990.") == "i paid three dollars fifty for two apples in nineteen ninety"
+    assert n("At 10:30, 20% off, the 3rd time; 1,000 people ran 3.5 km.") == \
+        "at ten thirty twenty percent off the third time one thousand people ran three point five km"
+    assert n("2005 1900 42") == "two thousand five nineteen hundred forty two"
+    # references already spelled are unchanged; both sides meet
+    assert n("FIVE DOLLARS") == n("$5") == "five dollars"
+    # off by default: the settings of existing decode dirs load and behave as before
+    assert TextNorm()("2 apples") == "2 apples"

@@ -30,6 +30,11 @@ def test_librispeech_stages_1_to_9(recipe_copy, librispeech_mini_dir, tmp_path):
               "exp/asr_neutral/decode_neutral_dev_clean_2"):
         res = json.loads((rec / d / "scoring" / "results.json").read_text())
         assert res["all"]["sents"] == 10 and res["all"]["wer"] is not None
+    # stage 7: the pretrained Whisper meter on the same test set, original / converted / neutral, paired
+    wt = json.loads((rec / "exp" / "utility" / "whisper.json").read_text())
+    assert [r["condition"] for r in wt["rows"]] == ["original", "converted", "neutral"]
+    assert wt["rows"][0]["utterances"] == 10 and wt["rows"][0]["whisper_wer"] < 30   # native read speech
+    assert wt["rows"][1]["whisper_diff"]["utterances"] == 10
     # stage 8: every attacker scenario scored; the attackers' enrollment converted from original audio
     for name in ("original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
                  "parameter-shifted_mcadams"):

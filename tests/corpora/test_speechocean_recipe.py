@@ -91,6 +91,15 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     assert 0 < float(o["per"]) < 100 and o["n_phones"] == m["n_phones"] and m["per_diff"] != "NA"
     assert m["wer_original_meter"] == o["wer"] != "NA"
     assert "phone error rate of phone-loop decoding" in res and re.search(r"\| McAdams +\| \d+\.\d \[", res)
+    # the Whisper meter (stage 5, primary): original, McAdams, McAdams masked; paired difference; pocketsphinx beside
+    wt = json.loads((rec / "exp" / "utility" / "whisper.json").read_text())
+    assert [r["condition"] for r in wt["rows"]] == ["original", "mcadams", "mcadams+masked"]
+    assert wt["model"] == "tiny.en" and wt["rows"][0]["utterances"] == 12 and wt["rtf"] > 0
+    assert wt["rows"][1]["whisper_diff"]["utterances"] == 12 and "ps_wer" in wt["rows"][1]
+    assert "Utility under the Whisper meter (tiny.en): the utility subset" in res
+    assert "Its own WER on original speech" in res
+    vt = json.loads((rec / "exp" / "utility" / "whisper_vctk.json").read_text())
+    assert [r["condition"] for r in vt["rows"]] == ["original", "mcadams"] and vt["rows"][0]["utterances"] == 4
     # CPU and wall time of every stage 0-6 (stage 7 writes the table while it runs)
     assert [r["stage"] for r in rep["stage_times"]] == [str(i) for i in range(7)]
     assert all(r["cpu_s"] >= 0 for r in rep["stage_times"]) and sum(r["cpu_s"] for r in rep["stage_times"]) > 10
@@ -101,6 +110,7 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     res2 = (rec / "RESULTS.md").read_text()
     assert res2.count("| McAdams") == res.count("| McAdams") and res2.count("<!-- begin so-attackers -->") == 1
     assert res2.count("<!-- begin so-utility-per -->") == 1   # stage 5's phone error rates, once
+    assert res2.count("<!-- begin so-utility-whisper -->") == 1
 
 
 def test_unknown_method_is_refused(repo_root, tmp_path, recipe_copy):

@@ -18,7 +18,8 @@
 #      conf/voice/<method>_shifted.yaml, VTLN -T --shift-max-targets); secrets in exp/voice/*/secrets
 #   6  masking (converted voice + tagged words silenced and removed from text) -> data/<set>_neutral, and the leak
 #      check (verify-masking) -> RESULTS.md
-#   7  ASR: ESPnet on original and on neutral data; decode and score the original and neutral test sets
+#   7  ASR: ESPnet on original and on neutral data; decode and score the original and neutral test sets; (--whisper
+#      true) the pretrained Whisper meter on the test set original, converted and neutral: exp/utility/whisper.md
 #   8  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted (seed 004 section 4.1.2)
 #   9  report: WER and EER tables in RESULTS.md
 # The tests run stages 1-9 on ../shared/data/librispeech_mini (3 speakers, 10 utterances) at tiny settings
@@ -70,6 +71,8 @@ asr_config=conf/asr/conformer.yaml
 asr_ngpu=1
 asr_max_epoch=
 decode_nj=32
+whisper=true                       # also the pretrained Whisper meter on the test set: original, converted, neutral
+whisper_model=tiny.en              # tiny.en | base (docs/utility_meters.md)
 # stage 8
 xvector_config=conf/xvector/xvector.yaml
 xvector_epochs=
@@ -81,6 +84,8 @@ help_message="Usage: $0 [--stage N] [--stop-stage M] [--download true] [--corpus
 (see the header of $0)"
 . utils/parse_options.sh
 corpus_root=${corpus_root:-$LIBRISPEECH}
+case $whisper in true|false) ;; *) echo "$0: --whisper must be true or false, not '$whisper'" >&2; exit 1 ;; esac
+case $whisper_model in tiny.en|base) ;; *) echo "$0: --whisper-model must be tiny.en or base, not '$whisper_model'" >&2; exit 1 ;; esac
 
 . utils/log.sh   # log <message>: "<UTC time> (run.sh:<line>) <message>"
 dname() { echo "${1//-/_}"; }   # train-clean-100 -> train_clean_100 (the data dir name)
@@ -194,6 +199,19 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
     [ -s "$d/text" ] || steps/decode_asr.sh --nj "$decode_nj" --cmd "$decode_cmd" "exp/asr_$model" "data/$s" "$d"
     steps/score.sh --results "$results" --title "ASR trained on $model data, decoded on $s" "data/$s" "$d"
   done
+  if $whisper; then   # a recogniser nobody trained here: what the conversion and the masking cost, paired
+    specs=()
+    for c in original:$test converted:${test}_$m neutral:${test}_neutral; do
+      s=${c#*:}
+      [ -d "data/$s" ] || { log "no data/$s: not decoded by Whisper"; continue; }
+      steps/decode_whisper.sh --model "$whisper_model" --nj "$decode_nj" --cmd "$decode_cmd" "data/$s" \
+        "exp/whisper/decode_$s"
+      specs+=("${c%%:*}=exp/whisper/decode_$s")
+    done
+    pydeid whisper-table --results "$results" --key librispeech-utility-whisper \
+      --title "Utility under the Whisper meter ($whisper_model, pretrained): $test original, converted ($m), neutral" \
+      "${specs[@]}" exp/utility/whisper.md
+  fi
 fi
 
 if [ $stage -le 8 ] && [ $stop_stage -ge 8 ]; then

@@ -20,6 +20,8 @@
 #   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
 #      corpus side by side; seed 004 table 9: each decoded on the test set transformed like its training data
 #      (WER on transformed references), plus the neutral model on the original test set (second row)
+#   6w (--whisper true) the pretrained Whisper meter (tiny.en) on --whisper-per-spk utterances per test speaker of
+#      the original and the neutral mini_test: WER with 95 % intervals and the paired difference (exp/utility/whisper.md)
 #   6b (--spoken-pseudonyms true) the neutral corpus with spoken surrogates instead of silence, its ESPnet model,
 #      silence vs spoken table (local/mini/spoken_pseudonyms.sh)
 #   7  x-vector attacks: original, ignorant, lazy-informed, informed, parameter-shifted, informed-same-draws for
@@ -70,6 +72,8 @@ lm_config=conf/asr/lm.yaml
 lm_max_epoch=        # empty: the config's (20; 12 epochs cost 5.6 points of WER on mini_test, measured)
 xvector_config=conf/xvector/mini.yaml
 adversarial=         # stage 8 (seed 004 table 1); empty: on with --tables full, off with --tables demo
+whisper=true         # stage 6w: the Whisper meter (tiny.en, pretrained, never trained here) on original and neutral
+whisper_per_spk=4    # mini_test utterances per test speaker it decodes (4 x 8 speakers, twice: ~1 CPU-min)
 spoken_pseudonyms=false  # stage 6b: neutral corpus with spoken surrogates + its ASR (~30 CPU-min; beyond the demo
                          # budget): local/mini/spoken_pseudonyms.sh, table 'spoken-pseudonyms'
 adversarial_alphas="0 0.5 2.0"   # alpha 0 is the stage-6 model trained on original data (same gradients)
@@ -78,7 +82,7 @@ phi_attack=false     # stage 8: seed 004 table 1's x-vector attacker trained on 
 mask_tags=all        # entity types hidden: all = every type the detectors can emit (categories, EMAIL, PHONE ...)
 transcripts=reference  # the test set's chain in stage 5: reference (transcript + forced alignment) | asr (Whisper's
                        # hypothesis and word times, steps/transcribe.sh; the reference only scores it)
-asr_model=tiny.en      # --transcripts asr: the Whisper model
+whisper_model=tiny.en  # --transcripts asr: the Whisper model of the chain
 
 . ./path.sh
 . ./cmd.sh
@@ -107,6 +111,8 @@ case $tables in
         done ;;
   *) echo "$0: --tables must be demo or full, got '$tables'" >&2; exit 1 ;;
 esac
+case $whisper in true|false) ;; *) echo "$0: --whisper must be true or false, got '$whisper'" >&2; exit 1 ;; esac
+case $whisper_per_spk in ''|*[!0-9]*|0) echo "$0: --whisper-per-spk must be a whole number >= 1, got '$whisper_per_spk'" >&2; exit 1 ;; esac
 case $adversarial in true|false) ;; *) echo "$0: --adversarial must be true or false, got '$adversarial'" >&2; exit 1 ;; esac
 nuopts=(--ner-config "$ner_config" --variants "$ner_utility_variants" --max-epochs "$ner_utility_epochs"
         --seed "$seed" --cmd "$train_cmd")
@@ -274,8 +280,8 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     --name "mini_test (pocketsphinx CTM, checked on gold)" --fail-on-leak false \
     data/mini_test_neutral_ali data/mini_test/tags.conll data/mini_test/words.ctm exp/mask/mini_test_ali/verify
   if [ "$transcripts" = asr ]; then
-    log "stage 5 (--transcripts asr): the test set's chain from Whisper $asr_model: transcribe, tag, mask, verify, recall"
-    steps/mask_from_asr.sh --nj "$nj" --model "$asr_model" --tags "$mask_tags" --seed "$seed" \
+    log "stage 5 (--transcripts asr): the test set's chain from Whisper $whisper_model: transcribe, tag, mask, verify, recall"
+    steps/mask_from_asr.sh --nj "$nj" --model "$whisper_model" --tags "$mask_tags" --seed "$seed" \
       --detectors "$tag_detectors" --ner-model exp/ner --results "$results" \
       --gold-tags data/mini_test/tags.conll --gold-ctm data/mini_test/words.ctm \
       data/mini_test "data/mini_test_$v" exp/asr_chain/mini_test data/mini_test_neutral_asr
@@ -322,6 +328,27 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     "original:$tier=exp/asr_${tier}_original/decode_mini_test" \
     "transformed:$tier=exp/asr_${tier}_neutral/decode_mini_test_neutral" \
     "transformed model on the original test set:$tier=exp/asr_${tier}_neutral/decode_mini_test"
+fi
+
+if [ $stage -le 6 ] && [ $stop_stage -ge 6 ] && $whisper; then
+  log "stage 6w: the Whisper meter (tiny.en) on $whisper_per_spk utterances per test speaker, original and neutral mini_test"
+  # the same utterances in both conditions (the neutral set may have dropped an untimed one): a paired difference
+  wo=data/mini_test_whisper; wn=data/mini_test_neutral_whisper
+  if ! done_ok $wn || [ $wn/text -ot data/mini_test_neutral/text ]; then
+    rm -rf $wo $wn
+    utils/subset_data_dir.sh --per-spk "$whisper_per_spk" data/mini_test $wo >/dev/null
+    awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' $wo/utt2spk data/mini_test_neutral/utt2spk >data/.whisper_utts
+    utils/subset_data_dir.sh --utt-list data/.whisper_utts data/mini_test_neutral $wn >/dev/null
+    rm -f data/.whisper_utts
+  fi
+  for s in mini_test_whisper mini_test_neutral_whisper; do
+    steps/decode_whisper.sh --model tiny.en --nj "$nj" --cmd "$decode_cmd" data/$s exp/whisper/decode_$s
+  done
+  pydeid whisper-table --results "$results" --key mini-utility-whisper \
+    --title "Utility under the Whisper meter (tiny.en, pretrained): original vs neutral mini_test" \
+    original=exp/whisper/decode_mini_test_whisper neutral=exp/whisper/decode_mini_test_neutral_whisper \
+    exp/utility/whisper.md >/dev/null
+  log "Whisper table: exp/utility/whisper.md (neutral: converted voices, entities silenced, scored against the transformed references)"
 fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ] && $spoken_pseudonyms; then

@@ -53,7 +53,13 @@
 #      (--transcripts asr) also data/test_neutral_asr: the same utterances de-identified from Whisper's hypothesis
 #      and word times instead of the reference and the forced alignment (steps/mask_from_asr.sh; verify-masking
 #      against Whisper's own times: what Whisper missed or misheard is not checked)
-#   5  utility: pocketsphinx decoding of the utility subset, original and converted, with the wheel's general LM
+#   5  utility: (--whisper true) the Whisper meter (--whisper-model, faster-whisper int8 on one core, loop guards;
+#      docs/utility_meters.md) decodes the utility subset: original, every conversion, the masked sets of stage 4,
+#      the stage-4b neutral corpus (its utterances of the subset, scored against its own published text), and with
+#      --vctk-table the VCTK sample, original and converted: exp/utility/whisper{,_vctk}.md (WER with speaker-
+#      bootstrap 95 % CI, the paired difference vs original speech, guard counts, the meter's own WER and RTF,
+#      pocketsphinx's WER as the second column) and sections of RESULTS.md;
+#      pocketsphinx decoding of the utility subset, original and converted, with the wheel's general LM
 #      (the primary meter; --general-lm false: the corpus LM instead) and with a 3-gram LM of the training
 #      transcripts (never the test's; --corpus-lm), which also decodes the converted-and-masked sets; with
 #      --vctk-table true the same general-LM decoding of data/vctk, original and converted
@@ -110,7 +116,9 @@ voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"  
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
-general_lm=true           # the wheel's general LM is the primary WER meter (false: the corpus LM is)
+whisper=true              # stage 5: the Whisper meter (the primary utility figure; pocketsphinx the second column)
+whisper_model=tiny.en     # tiny.en | base (bench/results/whisper_meter.md: how the default was chosen)
+general_lm=true           # the wheel's general LM is pocketsphinx's primary LM (false: the corpus LM is)
 per=true                  # stage 5 also decodes phones (phone loop) and writes the PER table exp/utility/per.tsv
 corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
 vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
@@ -137,7 +145,6 @@ neutral_reference=true    # stage 4b: also decode the converted voices (nothing 
 mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 transcripts=reference     # stage 4b: reference (transcript + forced alignment) | asr: also the neutral set made from
                           # Whisper's hypothesis and word times (steps/mask_from_asr.sh -> data/test_neutral_asr)
-asr_model=tiny.en         # --transcripts asr: the Whisper model
 xvector_config=conf/xvector/mini.yaml
 bootstrap=1000            # bootstrap resamples (speakers) for the EER intervals
 
@@ -214,7 +221,8 @@ if [ "$shifted_configs" != all ]; then   # a --shifted-configs entry not in --vo
   done
 fi
 case $transcripts in reference|asr) ;; *) echo "$0: --transcripts must be reference or asr, not '$transcripts'" >&2; exit 1 ;; esac
-for b in general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference per; do
+case $whisper_model in tiny.en|base) ;; *) echo "$0: --whisper-model must be tiny.en or base, not '$whisper_model'" >&2; exit 1 ;; esac
+for b in whisper general_lm corpus_lm vctk_table same_draws espnet neutral_corpus neutral_reference per; do
   case ${!b} in true|false) ;; *) echo "$0: --${b//_/-} must be true or false, not '${!b}'" >&2; exit 1 ;; esac
 done
 if $espnet; then
@@ -461,8 +469,8 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
     --results "$results" --name "test_neutral_spoken ($nv, pocketsphinx CTM)" data/test_neutral_spoken \
     exp/tags/test/tags.conll $ctm $nd/spoken/verify
   if [ "$transcripts" = asr ]; then   # the same utterances de-identified from Whisper's hypothesis and word times
-    steps/mask_from_asr.sh --nj 1 --cmd "$train_cmd" --model "$asr_model" --tags "$mask_tags" --seed "$seed" \
-      --results "$results" --name "test_neutral_asr ($nv, Whisper $asr_model)" $src "$conv" $nd/asr \
+    steps/mask_from_asr.sh --nj 1 --cmd "$train_cmd" --model "$whisper_model" --tags "$mask_tags" --seed "$seed" \
+      --results "$results" --name "test_neutral_asr ($nv, Whisper $whisper_model)" $src "$conv" $nd/asr \
       data/test_neutral_asr
   fi
   lmarg=general
@@ -490,7 +498,7 @@ fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   stage_begin 5
-  log "stage 5: utility: pocketsphinx WER (LMs: $lms) on the utility subset, original / converted / converted-and-masked"
+  log "stage 5: utility: Whisper ($($whisper && echo "$whisper_model" || echo off)) and pocketsphinx WER (LMs: $lms) on the utility subset, original / converted / converted-and-masked"
   if [[ " $lms " == *" train "* ]]; then
     steps/train_ngram_lm.sh --order 3 --not-from data/test data/train exp/lm_train
   fi
@@ -511,6 +519,52 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     decs+=(general:vctk)
     for vc in $voice_configs; do decs+=("general:vctk_$(vname "${vc%%:*}" "${vc#*:}")"); done
   fi
+  if $whisper; then   # the primary meter first; its table is written once pocketsphinx's column is decoded
+    wcs=(original:test_wer)
+    for vc in $voice_configs; do
+      v=$(vname "${vc%%:*}" "${vc#*:}"); wcs+=("$v:test_wer_$v")
+      [ -d "data/test_wer_${v}_masked" ] && wcs+=("$v+masked:test_wer_${v}_masked")
+    done
+    for m in silence spoken; do   # the neutral corpus of stage 4b: its utterances of the utility subset
+      full=data/test_neutral_$m; sub=data/test_neutral_${m}_wer
+      done_ok $full || continue
+      if ! done_ok $sub || [ $sub/text -ot $full/text ]; then
+        awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' data/test_wer/utt2spk $full/utt2spk >data/.wer_utts
+        rm -rf $sub; utils/subset_data_dir.sh --utt-list data/.wer_utts $full $sub >/dev/null; rm -f data/.wer_utts
+      fi
+      wcs+=("neutral_$m:test_neutral_${m}_wer")
+    done
+    vcs=()
+    if $vctk_table; then
+      vcs=(original:vctk)
+      for vc in $voice_configs; do v=$(vname "${vc%%:*}" "${vc#*:}"); vcs+=("$v:vctk_$v"); done
+    fi
+    mkdir -p exp/whisper
+    wdecode() {  # wdecode <set> [<set whose identical audio lends its hypotheses>]
+      local sa=(); [ -n "${2:-}" ] && sa=(--same-audio-as "data/$2 exp/whisper/decode_$2")
+      steps/decode_whisper.sh --model "$whisper_model" --nj 1 --cmd "$decode_cmd" "${sa[@]}" "data/$1" \
+        "exp/whisper/decode_$1" >"exp/whisper/decode_$1.log" 2>&1
+    }
+    # first the sets of their own audio; then the masked and neutral sets, whose utterances without a silenced word
+    # are the conversion's audio sample for sample: they take its hypothesis (deterministic decoding) instead of a
+    # decode, so the masked sets cost only their masked utterances
+    for wc in "${wcs[@]}" "${vcs[@]}"; do
+      c=${wc#*:}
+      case $c in *_masked|test_neutral_*) continue ;; esac
+      free_lane
+      wdecode "$c" &
+    done
+    wait_all "exp/whisper/decode_*.log"
+    nv=$(vname "${neutral_voice%%:*}" "${neutral_voice#*:}")
+    for wc in "${wcs[@]}"; do
+      c=${wc#*:}
+      case $c in
+        *_masked) free_lane; wdecode "$c" "${c%_masked}" & ;;
+        test_neutral_*) free_lane; wdecode "$c" "$([ -d "data/test_wer_$nv" ] && echo "test_wer_$nv")" & ;;
+      esac
+    done
+    wait_all "exp/whisper/decode_*.log"
+  fi
   for d in "${decs[@]}"; do
     lm=${d%%:*}; c=${d#*:}
     lmarg=general; [ $lm = train ] && lmarg=exp/lm_train
@@ -524,6 +578,27 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
     lm=${d%%:*}; c=${d#*:}
     steps/score.sh --results exp/ps/RESULTS.md "data/$c" "exp/ps/decode_${lm}_$c" | grep -E "^\|.*WER" || true
   done
+  if $whisper; then   # Whisper's table, pocketsphinx (the first of --lms) as the second column where it decoded
+    wspec() {  # wspec <name> <set>: NAME=<whisper dir>[,<pocketsphinx dir>]
+      local ps=exp/ps/decode_${lms%% *}_$2
+      if [ -s "$ps/text" ]; then pydeid score-wer "data/$2" "$ps" >/dev/null; echo "$1=exp/whisper/decode_$2,$ps"
+      else echo "$1=exp/whisper/decode_$2"; fi
+    }
+    pydeid whisper-table --results "$results" --key so-utility-whisper --bootstrap "$bootstrap" --seed "$seed" \
+      --title "Utility under the Whisper meter ($whisper_model): the utility subset" \
+      --ps-label "pocketsphinx (${lms%% *} LM)" \
+      $(for wc in "${wcs[@]}"; do wspec "${wc%%:*}" "${wc#*:}"; done) exp/utility/whisper.md
+    if $vctk_table; then
+      pydeid whisper-table --results "$results" --key so-utility-whisper-vctk --bootstrap "$bootstrap" --seed "$seed" \
+        --title "Utility under the Whisper meter ($whisper_model): the VCTK sample (native speech)" \
+        --ps-label "pocketsphinx (general LM)" \
+        $(for wc in "${vcs[@]}"; do
+            c=${wc#*:}; ps=exp/ps/decode_general_$c
+            if [ -s "$ps/text" ]; then pydeid score-wer "data/$c" "$ps" >/dev/null; echo "${wc%%:*}=exp/whisper/decode_$c,$ps"
+            else echo "${wc%%:*}=exp/whisper/decode_$c"; fi
+          done) exp/utility/whisper_vctk.md
+    fi
+  fi
   if $per; then
     # phone error rate of phone-loop decoding (no word LM) of the same utility sets: the meter that still ranks the
     # conversions where word WER saturates; exp/utility/per.tsv beside the primary WER meter (the first of --lms)
