@@ -88,3 +88,15 @@ def test_cli_one_line_error(tmp_path, repo_root):
     assert r.returncode == 1
     assert r.stderr.strip().count("\n") == 0 and "x.wav: unreadable audio" in r.stderr
     assert not (tmp_path / "d").exists()
+
+
+def test_text_free_data_dir_reads_unvalidated(tmp_path, rec_folder):
+    """steps/transcribe.sh reads the text-free dir: DataDir.read(validate=False) gives an empty text; validated
+    reading still refuses it."""
+    from pydeid.io import DataDir
+    out = tmp_path / "d"
+    build_wavdir(rec_folder, out, tmp_path / "a", tmp_path / "s.json")
+    d = DataDir.read(out, validate=False)
+    assert d.text == {} and len(d.wav_scp) == 2
+    with pytest.raises(FormatError, match="text"):
+        DataDir.read(out)
