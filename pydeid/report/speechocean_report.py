@@ -204,6 +204,9 @@ def build_report(data: str | Path, exp: str | Path, voice_configs: list[str], lm
         rep["vctk"] = {c: wer_of(exp / "ps" / f"decode_general_{c}", vctk_spk, n_boot, seed)
                        for c in ["vctk"] + [f"vctk_{v}" for v in vs]}
         rep["counts"]["vctk_speakers"] = len(set(vctk_spk.values()))
+    wfile = exp / "utility" / "whisper.json"
+    if wfile.is_file():   # stage 5's primary meter (pydeid.report.whisper_table): WER, interval, paired difference
+        rep["whisper"] = json.loads(wfile.read_text())
     rep["backend"] = backend
     adir = exp / f"attack{attack_tag}" / primary
     rep["primary"] = primary
@@ -288,19 +291,29 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     c = rep["counts"]
     lmm = lms[-1]   # the masked sets' LM
     scs = rep.get("scenarios", list(SCENARIOS))
-    hdr = ["method", f"WER conv. ({LM_LABEL[lm0]})"] + ([f"WER conv. ({LM_LABEL[lm1]})"] if lm1 else []) + \
+    wt = {r["condition"]: r for r in (rep.get("whisper") or {}).get("rows", [])}
+
+    def wcell(cond: str) -> str:   # the Whisper meter's WER [95 % CI] of a condition, "not run" without it
+        r = wt.get(cond)
+        if r is None or r.get("whisper_wer") is None:
+            return "not run"
+        ci = r.get("whisper_ci95")
+        return f"{r['whisper_wer']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{r['whisper_wer']:.1f}"
+    whdr = [f"WER conv. (Whisper {rep['whisper']['model']})"] if wt else []
+    hdr = ["method"] + whdr + [f"WER conv. ({LM_LABEL[lm0]})"] + ([f"WER conv. ({LM_LABEL[lm1]})"] if lm1 else []) + \
           [f"WER conv.+masked ({LM_LABEL[lmm]})"] + [f"EER {sc}" for sc in SCENARIOS] + \
           (["EER informed-same-draws (extra: knows the publisher's draws)"] if len(scs) > len(SCENARIOS) else []) + \
           ["rho_F0"]
     rows = []
     orig = (rep["eer"]["original"] or {}).get("pooled")
-    row = ["original (no conversion)", _fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct")]
+    row = ["original (no conversion)"] + ([wcell("original")] if wt else []) + \
+        [_fmt_rate(rep["wer"][f"{lm0}:test_wer"], "wer_pct")]
     if lm1:
         row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer"], "wer_pct"))
     row.append("n/a")
     rows.append(row + [_fmt_rate(orig, "eer_pct")] * len(scs) + ["1"])
     for v in vs:
-        row = [LABEL.get(v, v), _fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}"], "wer_pct")]
+        row = [LABEL.get(v, v)] + ([wcell(v)] if wt else []) + [_fmt_rate(rep["wer"][f"{lm0}:test_wer_{v}"], "wer_pct")]
         if lm1:
             row.append(_fmt_rate(rep["wer"][f"{lm1}:test_wer_{v}"], "wer_pct"))
         row.append(_fmt_rate(rep["wer"][f"{lmm}:test_wer_{v}_masked"], "wer_pct"))
@@ -310,7 +323,10 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     w0 = rep["wer"][f"{lm0}:test_wer"]
     lm_text = {"general": "general LM = the en-us 3-gram of the pocketsphinx wheel",
                "train": "corpus LM = 3-gram of the training transcripts (never the test's)"}
-    main = markdown_table(hdr, rows) + (
+    wnote = (f"\nWER (%) under Whisper {rep['whisper']['model']} (the primary meter, pretrained; the paired "
+             f"differences vs original speech, the masked and neutral sets and the meter's RTF: the section *Utility "
+             f"under the Whisper meter*)." if wt else "")
+    main = markdown_table(hdr, rows) + wnote + (
         f"\nWER (%): pocketsphinx en-us (pretrained, not trained on the corpus) on the utility subset "
         f"({c['wer_utterances']} trial utterances of {c['wer_speakers']} test speakers, "
         f"{w0['words'] if w0 else 'n/a'} reference "

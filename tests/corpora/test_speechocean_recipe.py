@@ -31,13 +31,13 @@ def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     res = (rec / "RESULTS.md").read_text()
     row = next(ln for ln in res.splitlines() if ln.startswith("| McAdams"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    # WER converted, WER masked, EER x 4 scenarios + informed-same-draws (with [lo, hi]), rho_F0
-    assert len(cells) == 9
-    for c in cells[1:8]:
+    # WER converted (Whisper, then pocketsphinx), WER masked, EER x 4 scenarios + informed-same-draws ([lo, hi]), rho_F0
+    assert len(cells) == 10
+    for c in cells[1:9]:
         m = re.fullmatch(r"(\d+\.\d) \[(\d+\.\d), (\d+\.\d)\]", c)
         assert m, c
         assert float(m.group(2)) <= float(m.group(1)) <= float(m.group(3))
-    assert 0.0 < float(cells[8]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
+    assert 0.0 < float(cells[9]) < 1.0   # McAdams keeps the pitch contour: rho_F0 high, not 1
     rep = json.loads((rec / "exp" / "report.json").read_text())
     assert rep["counts"]["enroll_speakers"] == 6 and rep["counts"]["wer_speakers"] == 6
     assert set(rep["eer"]) == {"plda", "cosine"}
