@@ -24,7 +24,8 @@ VALID_PREFIXES = ("B-", "I-")
 CONTRACT_TYPES = ("PER", "ORG", "LOC", "DATE", "TIME", "NUM")
 ENTITY_TYPES = CONTRACT_TYPES + ("AMOUNT", "EMAIL", "PHONE", "ID", "CARD", "PIN",
                                  "HEALTH", "BELIEF", "ETHNICITY", "SEXUAL", "AGE", "MARITAL", "PROFESSION",
-                                 "CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION")
+                                 "CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION",
+                                 "URL", "POSTCODE", "ACCOUNT", "PLATE")
 
 
 @dataclass
