@@ -121,12 +121,20 @@ def _one(toks: Sequence[str], typ: str, rng) -> list[str]:
 
 
 def _groups(toks: Sequence[str]) -> set[str]:
-    """The character groups of a span: its spoken words and the alphanumeric runs of its written tokens."""
+    """The character groups of a span's written tokens of two characters or more (the alphanumeric runs between
+    separators: "LS2", "9JT", "1120"); spoken words and single characters are compared in place (_same_place)."""
     out = set()
-    for t in toks:
-        for g in re.findall(r"[A-Za-z0-9]+", t):
-            out.add(g.lower())
+    for i, t in enumerate(toks):
+        if _spoken_token(toks, i, _NoRng()) is None:
+            out |= {g.lower() for g in re.findall(r"[A-Za-z0-9]+", t) if len(g) > 1}
     return out
+
+
+def _same_place(toks: Sequence[str], out: Sequence[str], keep: set[str]) -> bool:
+    """A spoken word or a one-character group that comes back in its own place ("seven" for "seven")."""
+    return any(t.lower() == o.lower() and t.lower() not in keep and t.lower() not in _KEEP_WORDS
+               and t.lower() not in REPEAT_WORDS and (len(t) == 1 or _spoken_token(toks, i, _NoRng()) is not None)
+               for i, (t, o) in enumerate(zip(toks, out)))
 
 
 def _structure(toks: Sequence[str], typ: str) -> set[str]:
@@ -183,11 +191,12 @@ def identifier_value(toks: Sequence[str], typ: str, ctx) -> list[str]:
     check = _check_of(toks, typ)
     shape = _format_of(toks, typ)
     written = _written(toks)
-    orig = _groups(toks) - _structure(toks, typ)
+    keep = _structure(toks, typ)
+    orig = _groups(toks) - keep
     out = toks
     for _ in range(MAX_TRIES):
         out = _one(toks, typ, ctx.rng)
-        if out == toks or (_groups(out) & orig):
+        if out == toks or (_groups(out) & orig) or _same_place(toks, out, keep):
             continue
         if check is not None and not check(compact_of(out)):
             continue
