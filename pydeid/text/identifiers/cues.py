@@ -19,7 +19,7 @@ CUES = {
             "fin", "national", "insurance", "nino", "ni", "identity", "personal"},
     "medicare": {"medicare"},
     "phone": {"phone", "telephone", "mobile", "cell", "landline", "tel", "fax", "whatsapp", "cellphone", "ring",
-              "dial", "extension"},
+              "dial", "extension", "call me", "reach me", "text me", "ring me"},
     "id": {"id", "identification", "membership", "member", "customer", "reference", "ref", "policy", "patient",
            "booking", "order", "ticket", "confirmation", "tracking", "case", "claim", "serial", "voucher", "student",
            "employee", "staff", "badge", "loyalty"},

@@ -24,6 +24,7 @@ MAX_WINDOW = 8
 _STRIP = ".,;:!?\"'"
 # cue-only formats (no shape of their own): the code must be long enough to be a code, not a count ("order 25")
 _CUE_ONLY = {"id_cue", "licence", "plate_cue", "account", "phone_cue", "passport"}
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")     # a domain label: "gmail", "acme-corp"
 _TIME_LETTERS = re.compile(r"\d[AP]M$")                  # "seven thirty p m" is a time
 _ADDRESS_SEPS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
 _URL_TLDS = TLDS | {"ca", "au", "in", "sg", "pl", "nl", "es", "it", "ch", "be", "at", "ie", "app", "dev", "ai", "me",
@@ -49,7 +50,8 @@ def _code_like(t: str) -> bool:
         return True
     if "." in c.strip(".") and c.split(".")[-1].lower().split("/")[0] in _URL_TLDS:
         return True
-    return c.isalpha() and (len(c) == 1 or c.isupper() and len(c) <= 8)
+    return c.isalpha() and (len(c) == 1 or c.isupper() and len(c) <= 8) or \
+        c.isupper() and re.fullmatch(r"[A-ZÄÖÜ]{1,3}-[A-Z]{1,3}", c) is not None      # "HH-JN" of a German plate
 
 
 def _cased(tokens: Sequence[str]) -> bool:
@@ -151,7 +153,7 @@ class IdentifierDetector(Detector):
             if end is None:
                 continue
             a = i - 1
-            if a < 0 or not low[a].replace("'", "").isalnum() or low[a] in _NOT_LOCAL and not (
+            if a < 0 or not _LABEL.fullmatch(low[a].replace("'", "")) or low[a] in _NOT_LOCAL and not (
                     a > 0 and low[a - 1] in _ADDRESS_SEPS):
                 continue
             while a >= 2 and low[a - 1] in _ADDRESS_SEPS and low[a - 2].isalnum():
@@ -186,10 +188,10 @@ class IdentifierDetector(Detector):
     def _domain_end(low, j):
         """End of "gmail dot com" / "example dot co dot uk" starting at j (None: not a domain ending in a TLD)."""
         n = len(low)
-        if j >= n or not low[j].isalnum() or low[j] in ("dot", "the", "a"):
+        if j >= n or not _LABEL.fullmatch(low[j]) or low[j] in ("dot", "the", "a"):
             return None
         k, end = j + 1, None
-        while k + 1 < n and low[k] == "dot" and low[k + 1].isalnum():
+        while k + 1 < n and low[k] == "dot" and _LABEL.fullmatch(low[k + 1]):
             if low[k + 1] in _URL_TLDS:
                 end = k + 2
             k += 2

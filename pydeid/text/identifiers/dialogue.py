@@ -51,11 +51,11 @@ def continue_identifiers(tokens: Sequence[Sequence[str]], spans: Sequence[Sequen
         ks = streak.pop(d, [])
         total = sum(sum(r.digits for r in runs(tokens[k])) for k in ks)
         if len(ks) >= 3 and total >= MIN_PIECES_DIGITS:
-            typ = "PHONE" if 7 <= total <= 15 else "NUM"
+            typ = "PHONE" if MIN_PIECES_DIGITS <= total <= 15 else "NUM"   # read out in pieces: a phone number
             for k in ks:
                 cov = {i for a, b, _ in out[k] for i in range(a, b)}
-                out[k] = sorted(out[k] + [(r.start, r.end, typ) for r in runs(tokens[k])
-                                          if not cov & set(range(r.start, r.end))])
+                out[k] = sorted([(a, b, typ) for a, b, _ in out[k]] +
+                                [(r.start, r.end, typ) for r in runs(tokens[k]) if not cov & set(range(r.start, r.end))])
 
     for k, (toks, d) in enumerate(zip(tokens, dialogues)):
         sp = out[k]
@@ -72,9 +72,12 @@ def continue_identifiers(tokens: Sequence[Sequence[str]], spans: Sequence[Sequen
                     continue
             if typ and pieces_only:
                 added.append((r.start, r.end, typ))
-        sp = out[k] = sorted(_retyped(toks, sp, known.get(d, [])) + added)
+        sp = _retyped(toks, sp, known.get(d, []))
+        if typ and typ != "NUM" and pieces_only:        # a number the generic context typed NUM: the asked type
+            sp = [(a, b, typ if t == "NUM" else t) for a, b, t in sp]
+        sp = out[k] = sorted(sp + added)
         # a turn of short bare digit pieces: part of a streak decided when it ends
-        bare = pieces_only and not sp and all(r.letters == 0 for r in runs(toks)) and \
+        bare = pieces_only and all(t == "NUM" for _, _, t in sp) and all(r.letters == 0 for r in runs(toks)) and \
             sum(r.digits for r in runs(toks)) >= 2
         if bare:
             streak.setdefault(d, []).append(k)
