@@ -8,8 +8,9 @@ one registry that this module, the CLI and hidden_types ask):
   gazetteer        case-insensitive person and place names with context rules (gazetteer.py)
   cues             capitalised multi-word names after a cue word, cased text (cue_names.py)
   categories       seed 004 A.1 sensitive categories (categories/)
+  identifiers      typed identifiers written and spoken, with checksums (identifiers/)
 
-Default set: spacy + grammar + gazetteer + cues + categories, and flair when a trained model dir is given. A detector that is asked for
+Default set: spacy + grammar + gazetteer + cues + categories + identifiers, and flair when a trained model dir is given. A detector that is asked for
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
