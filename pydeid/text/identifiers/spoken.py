@@ -90,6 +90,10 @@ def runs(tokens: Sequence[str]) -> list[Run]:
             parts.pop(0)
         while parts and parts[-1][3] == "l" and tokens[parts[-1][0]] in ("a", "A", "I"):
             parts.pop()
+        # a NATO word that is also a month or a name ("1 November 1998", "Victor"): a letter only when spoken
+        # lower case among others of its kind
+        if sum(p[3] == "n" for p in parts) < 2 or any(p[3] == "n" and not tokens[p[0]].islower() for p in parts):
+            parts = _cut_at_words(parts, tokens)
         if parts:
             a, b = parts[0][0], parts[-1][0] + parts[-1][2]
             text = "".join(p[1] for p in parts)
@@ -97,6 +101,17 @@ def runs(tokens: Sequence[str]) -> list[Run]:
                            sum(p[3] == "n" for p in parts), sum(p[3] != "w" for p in parts)))
         i = max(i, start + 1)
     return out
+
+
+def _cut_at_words(parts, tokens):
+    """The longest stretch of `parts` without a NATO word that must be read as a word."""
+    best, cur = [], []
+    for p in parts:
+        if p[3] == "n" and (not tokens[p[0]].islower() or tokens[p[0]].lower() == "november"):
+            best, cur = max(best, cur, key=len), []
+        else:
+            cur.append(p)
+    return max(best, cur, key=len)
 
 
 def compact_of(tokens: Sequence[str]) -> str:
