@@ -5,8 +5,8 @@ against Presidio's analyzer on the same generated test set (bench/identifiers_da
   bench/.venv-presidio/bin/python bench/identifiers.py predict --system presidio --part heldout --out q.json
   python bench/identifiers.py report p.json q.json
 
-A mention is found when every one of its tokens is flagged (any type); its type is right when pydeid's tag over
-its first token is the gold type. Rates with Wilson 95 % intervals over mentions. Presidio sees one turn at a time
+A mention is found when every one of its tokens is flagged (any type); found and typed when pydeid's tag over its
+first token is also the gold type. Rates with Wilson 95 % intervals over mentions. Presidio sees one turn at a time
 (it has no dialogue context); its "covered" rows count only the written formats one of its default English
 recognisers targets (the list the run reads from its registry).
 """
@@ -106,8 +106,9 @@ def score(its, spans, presidio_entities=None):
                     flagged.setdefault(i, t)
             for a, b, t in gold:
                 fmt = it["format"].split("/")[0]
+                found = all(i in flagged for i in range(a, b))
                 rows.append({"form": it["form"], "format": fmt, "probe": fmt == "probe",
-                             "found": all(i in flagged for i in range(a, b)), "typed": flagged.get(a) == t,
+                             "found": found, "typed": found and flagged.get(a) == t,
                              "covered": presidio_entities is None or PRESIDIO_ENTITY.get(fmt) in presidio_entities,
                              "id": it["id"]})
     return rows

@@ -10,7 +10,7 @@ part=${1:-heldout}
 case $part in dev|heldout) ;; *) echo "$0: part must be dev or heldout, not '$part'" >&2; exit 1 ;; esac
 out=${OUT:-bench/results/identifiers.md}
 work=$(mktemp -d /tmp/identifiers.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT     # KEEP=1 keeps the per-system predictions
 . bench/presidio_venv.sh   # $pv: the anchor's own venv
 load0=$(cut -d" " -f1 /proc/loadavg)
 python bench/identifiers.py predict --system pydeid --part "$part" --out "$work/pydeid.json"
@@ -21,8 +21,8 @@ PYTHONPATH=$PWD:$PWD/bench "$pv/bin/python" bench/identifiers.py predict --syste
   echo
   echo "Test set: bench/identifiers_data.py, generated from the documented formats (checksums computed), seed 1 = dev"
   echo "(looked at while fixing rules), seed 2 = held-out (this table when the part is heldout), plus the issue's 4 probes."
-  echo "A mention is found when all its tokens are flagged (any type); typed when pydeid's type on its first token is the"
-  echo "gold type. Wilson 95 % intervals over mentions. pydeid: default detectors + dialogue context (as tag-entities);"
+  echo "A mention is found when all its tokens are flagged (any type); found and typed when pydeid's type on its first"
+  echo "token is also the gold type. Wilson 95 % intervals over mentions. pydeid: default detectors + dialogue context (as tag-entities);"
   echo "Presidio 2.2.366 with en_core_web_sm 3.8.0, default English recognisers, one turn at a time. 1-min load $load0."
   echo
   python bench/identifiers.py report "$work/pydeid.json" "$work/presidio.json"
