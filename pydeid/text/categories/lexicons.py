@@ -35,7 +35,7 @@ hiv positive, stroke
 # issue 40: oncology, addiction and recovery, disability aids, sexual and reproductive health, mental health care
 HEALTH_STRONG |= _set("""
 malignant, malignant tumour, malignant tumor, a malignant tumour, metastatic, metastasised, metastasized,
-terminal cancer, stage four cancer, stage 4 cancer, in remission, oncology, oncologist, biopsy, mastectomy,
+terminal cancer, stage four cancer, stage 4 cancer, in remission, oncologist, biopsy, mastectomy,
 rehab, in rehab, drug rehab, alcohol rehab, rehab clinic, alcoholics anonymous, narcotics anonymous,
 aa meetings, methadone clinic, overdose, overdosed, relapsed, withdrawal symptoms, sobriety,
 hiv-positive, hiv-negative, hiv+, aids patient, stds, std, sti, chlamydia, herpes, syphilis, gonorrhoea, gonorrhea,
@@ -55,7 +55,7 @@ wheelchair user, on dialysis, terminally ill, chronically ill, mentally ill, inf
 an addict, addict, hiv
 """) | _set("wheelchair, crutches, a walking stick, walking stick, therapy, counselling, counseling, a therapist, "
            "therapist, medication, meds, benign, chemo, remission, recovering alcoholic, recovering addict, "
-           "detox, sober, custody, separation, kosher")
+           "detox, sober, custody, separation, kosher, oncology")
 HEALTH_CUES = _set("""
 suffer from, suffers from, suffered from, suffering from, have, has, had, 've got, got, have got, has got,
 diagnosed with, been diagnosed with, treated for, treatment for, living with, lives with, recovering from,
@@ -80,7 +80,7 @@ pro choice, communist party, socialist party, republican party, democratic party
 """)
 # issue 40: places, rites and observances of a faith (practice reveals the belief)
 BELIEF_STRONG |= _set("""
-synagogue, the synagogue, mosque, the mosque, gurdwara, the gurdwara, bar mitzvah, bat mitzvah, shabbat, sabbath,
+synagogue, the synagogue, mosque, the mosque, gurdwara, the gurdwara, bar mitzvah, bat mitzvah, shabbat,
 hijab, a hijab, niqab, burqa, kippah, yarmulke, quran, koran, torah, talmud, bible study, sunday school,
 friday prayers, my rabbi, our rabbi, my imam, our imam, our pastor, my pastor, our vicar, my priest, our priest,
 holy communion, first communion, baptised, baptized, converted to islam, converted to judaism,
@@ -90,7 +90,7 @@ the parish, our parish, congregation, the congregation
 BELIEF_WEAK = _set("""
 liberal, liberals, conservative, conservatives, labour, labor, green, greens, progressive, left wing,
 right wing, far left, far right, centrist, moderate, religious, spiritual, devout, orthodox, church, temple,
-mass, halal, pray, praying, prayers, rosary
+mass, halal, pray, praying, prayers, rosary, sabbath
 """)
 BELIEF_VOTE_CUES = _set("vote, votes, voted, voting, vote for, voted for, votes for, support, supports, "
                         "supported, member of, members of, campaign for, campaigned for, joined")
