@@ -157,7 +157,7 @@ class Marital(LexiconFamily):
 
     def reject(self, tokens, low, a, b):
         nxt = low[b] if b < len(low) else ""
-        if low[a] in L.MARITAL_WEAK:
+        if low[a] in L.MARITAL_WEAK and b - a == 1:       # "a single mum" is a phrase of its own
             # "engaged in talks", "a single room", "separated the files"; but "I'm engaged the wedding is in June"
             # (no punctuation): after "I'm/we're/are" the word is a state, not a verb taking an object
             k = skip_back(low, a)
