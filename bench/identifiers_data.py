@@ -231,7 +231,8 @@ def account(r):
 
 
 def email(r):
-    v = f"{r.choice(FIRST)}{r.choice(['.', '_', ''])}{r.choice(LAST)}@{r.choice(DOMAINS)}.{r.choice(['com', 'co.uk', 'org', 'net', 'de'])}"
+    first, sep, last, dom = r.choice(FIRST), r.choice([".", "_", ""]), r.choice(LAST), r.choice(DOMAINS)
+    v = f"{first}{sep}{last}@{dom}.{r.choice(['com', 'co.uk', 'org', 'net', 'de'])}"     # draw order kept
     return v, v
 
 

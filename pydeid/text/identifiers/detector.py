@@ -29,7 +29,8 @@ _TIME_LETTERS = re.compile(r"\d[AP]M$")                  # "seven thirty p m" is
 _ADDRESS_SEPS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
 _URL_TLDS = TLDS | {"ca", "au", "in", "sg", "pl", "nl", "es", "it", "ch", "be", "at", "ie", "app", "dev", "ai", "me",
                     "tv", "ly"}
-_NOT_LOCAL = {"am", "i'm", "im", "we're", "were", "me", "us", "you", "him", "her", "them", "it", "is", "was", "are", "be", "look", "arrive", "stay",
+_NOT_LOCAL = {"am", "i'm", "im", "we're", "were", "me", "us", "you", "him", "her", "them", "it", "is", "was", "are",
+              "be", "look", "arrive", "stay",
               "meet", "work", "works", "worked", "working", "live", "lives", "lived", "living", "based", "shop",
               "here", "there", "home", "school", "least", "all", "once", "last", "first", "best", "the", "a", "an",
               "and", "or", "to", "of", "in", "on", "him", "them", "staying", "job", "office", "study", "studying"}

@@ -54,8 +54,8 @@ def continue_identifiers(tokens: Sequence[Sequence[str]], spans: Sequence[Sequen
             typ = "PHONE" if MIN_PIECES_DIGITS <= total <= 15 else "NUM"   # read out in pieces: a phone number
             for k in ks:
                 cov = {i for a, b, _ in out[k] for i in range(a, b)}
-                out[k] = sorted([(a, b, typ) for a, b, _ in out[k]] +
-                                [(r.start, r.end, typ) for r in runs(tokens[k]) if not cov & set(range(r.start, r.end))])
+                new = [(r.start, r.end, typ) for r in runs(tokens[k]) if not cov & set(range(r.start, r.end))]
+                out[k] = sorted([(a, b, typ) for a, b, _ in out[k]] + new)
 
     for k, (toks, d) in enumerate(zip(tokens, dialogues)):
         sp = out[k]
