@@ -236,7 +236,8 @@ def test_probes_hidden_by_the_default_steps(repo_root, tmp_path):
     r = subprocess.run(["bash", "steps/tag_entities.sh", str(data), "-", str(tmp_path / "tag")], cwd=repo_root,
                        env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run(["bash", "steps/transform_text.sh", "--exp-dir", str(tmp_path / "exp"), str(data),
+    r = subprocess.run(["bash", "steps/transform_text.sh", "--exp-dir", str(tmp_path / "exp"),
+                        "--secret-dir", str(tmp_path / "secrets"), str(data),
                         str(tmp_path / "tag" / "tags.conll"), str(tmp_path / "deid")], cwd=repo_root, env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
