@@ -20,11 +20,13 @@ VALID_PREFIXES = ("B-", "I-")
 # (transform-text, mask-words, verify-masking) read tags with types=ENTITY_TYPES, so a typo (B-PRE) is an error
 # instead of a word that no strategy replaces and no mask hides. CONTRACT_TYPES are those of the mini corpus and
 # of seed 004's tables; the others are what the detectors can also emit: amounts (off unless asked), grammar
-# sub-types given their own type by a type_map, and the seed 004 A.1 categories (pydeid.text.categories).
+# sub-types given their own type by a type_map, the seed 004 A.1 categories (pydeid.text.categories) and the typed
+# identifiers (pydeid.text.identifiers: URL POSTCODE ACCOUNT PLATE besides ID PHONE CARD EMAIL IP).
 CONTRACT_TYPES = ("PER", "ORG", "LOC", "DATE", "TIME", "NUM")
 ENTITY_TYPES = CONTRACT_TYPES + ("AMOUNT", "EMAIL", "PHONE", "ID", "CARD", "PIN",
                                  "HEALTH", "BELIEF", "ETHNICITY", "SEXUAL", "AGE", "MARITAL", "PROFESSION",
-                                 "CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION")
+                                 "CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION",
+                                 "URL", "POSTCODE", "ACCOUNT", "PLATE")
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .dialogue import continue_numbers
+from .identifiers.dialogue import continue_identifiers
 from .lexicon import DIGIT_WORDS
 from .propagate import propagate_names
 
@@ -23,6 +24,7 @@ def dialogue_context(tokens: Sequence[Sequence[str]], spans: Sequence[Sequence[t
     out = [sorted(sp) for sp in spans]
     if numbers:
         out = continue_numbers(tokens, out, dialogues)
+        out = continue_identifiers(tokens, out, dialogues)    # read-backs, codes asked for, pieces over turns
         out = [extend_spelled(t, sp) for t, sp in zip(tokens, out)]
     if names:
         out = propagate_names(tokens, out, dialogues)

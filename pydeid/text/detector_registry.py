@@ -118,6 +118,9 @@ register("pydeid.text.gazetteer:GazetteerDetector",
 register("pydeid.text.cue_names:CueNameDetector",
          "capitalised multi-word names after a cue word ('a table at Gus Stevens Seafood Restaurant'; cased text)",
          "cues")
+register("pydeid.text.identifiers.detector:IdentifierDetector",
+         "typed identifiers written and spoken: national ids, phone, card, e-mail, URL, IP, postcode, IBAN/account, "
+         "plate (formats with checksums, cues, digits/letters/NATO words read out)", "identifiers")
 register("pydeid.text.flair_ner:FlairDetector", "the BiLSTM-CRF tagger trained with train-ner (needs --model)", "flair")
 register("pydeid.text.capitalisation:CapitalisationDetector",
          "capitalised words that are not sentence-initial are person names (cased text only)", "capitalisation")

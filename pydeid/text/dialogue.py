@@ -69,7 +69,7 @@ def dialogue_ids(utts: Sequence[str], utt2spk: Mapping[str, str] | None = None, 
 
 # ---------------------------------------------------------------------------------------------- dialogue context
 # types whose values are digit strings a caller may read out over several turns
-NUMBER_TYPES = frozenset({"NUM", "PHONE", "ID", "CARD", "PIN", "CREDENTIAL", "ACCOUNT", "IP"})
+NUMBER_TYPES = frozenset({"NUM", "PHONE", "ID", "CARD", "PIN", "CREDENTIAL", "ACCOUNT", "IP", "POSTCODE", "PLATE"})
 # words a turn that continues a number may hold besides its digits ("uh", "then", "and the last four are")
 _FILLERS = frozenset({"uh", "um", "er", "erm", "ah", "and", "then", "so", "yes", "yeah", "ok", "okay", "right",
                       "sorry", "the", "last", "rest", "next", "is", "are", "it's", "its", "it", "that's", "that",

@@ -1,8 +1,8 @@
 """What a neutral corpus hides: one definition for every step, CLI and recipe.
 
 By default (`--tags all`) every entity type a detector can emit is hidden: the named entities (PER LOC ORG DATE
-TIME NUM), the grammar sub-types a type_map may give their own type (EMAIL PHONE ID CARD PIN AMOUNT) and the
-seed 004 A.1 categories (HEALTH CREDENTIAL ADDRESS ...). A narrower list is an explicit choice: `describe()`
+TIME NUM), the grammar sub-types a type_map may give their own type (EMAIL PHONE ID CARD PIN AMOUNT), the
+seed 004 A.1 categories (HEALTH CREDENTIAL ADDRESS ...) and the typed identifiers (URL POSTCODE ACCOUNT PLATE ...). A narrower list is an explicit choice: `describe()`
 names what it leaves in, and the steps print that line in their log and report.
 """
 

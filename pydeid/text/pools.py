@@ -20,6 +20,8 @@ from pydeid.io.conll import Sentence
 GENERATED_TYPES = frozenset({"NUM", "AMOUNT", "EMAIL", "PHONE", "ID", "CARD", "PIN"})
 # seed 004 A.1 categories whose values are generated (credentials, addresses, IP/MAC, amounts, ages)
 GENERATED_TYPES |= frozenset({"CREDENTIAL", "ADDRESS", "IP", "MAC", "TRANSACTION", "AGE"})
+# identifiers (pydeid/text/identifiers): shape-keeping generated surrogates
+GENERATED_TYPES |= frozenset({"URL", "POSTCODE", "ACCOUNT", "PLATE"})
 
 
 def is_word(tok: str) -> bool:

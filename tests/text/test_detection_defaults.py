@@ -47,7 +47,7 @@ def _grammar(text):
 # ------------------------------------------------------------------------------------------ defaults
 def test_default_set_needs_no_model_and_flair_joins_with_one():
     cfg = DetectionConfig()
-    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "cues", "categories"]
+    assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "cues", "categories", "identifiers"]
     assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "cues",
                                                                        "categories", "flair"]
 

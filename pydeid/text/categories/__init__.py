@@ -14,8 +14,9 @@ Each category is an entity type of its own, tagged, replaced and masked like PER
   IP, MAC      computer identifiers, spoken or written ("one nine two dot one six eight ...", 00:1A:2B:...)
   TRANSACTION  amounts of money paid, received, owed ("I paid fifty euros")
 
-E-mail addresses and phone numbers (contact data) are the grammar detector's: type NUM by default, or EMAIL and
-PHONE with the grammar option `type_map: {email: EMAIL, phone: PHONE}` (tag-entities --config).
+E-mail addresses and phone numbers (contact data) are the grammar detector's (type NUM by default, or EMAIL and
+PHONE with the grammar option `type_map: {email: EMAIL, phone: PHONE}`) and the identifiers detector's, which
+types them (pydeid/text/identifiers).
 
 The `categories` detector (CategoryDetector) runs one small rule class per family (families.py) over normalised
 lower-case tokens, so cased and ASR-style text give the same spans. Surrogates per category: surrogates.py.

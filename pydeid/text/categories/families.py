@@ -119,10 +119,35 @@ class Belief(LexiconFamily):
 
 
 
+# a person who "came out": the subject before it, and what may follow ("came out to my parents", "came out last
+# year"); "the film came out", "I came out of the shop" are not about sexuality
+_OUT_SUBJECTS = {"i", "he", "she", "they", "we", "you", "finally", "just", "recently", "also", "only", "eventually",
+                 "son", "daughter", "brother", "sister", "husband", "wife", "friend", "dad", "mum", "mom", "father",
+                 "mother", "cousin", "uncle", "aunt", "partner", "boyfriend", "girlfriend", "teenager", "kid"}
+_OUT_NEXT = {"", "to", "as", "last", "when", "at", "publicly", "recently", "years", "ago", "and", "but", "so",
+             "because", "in", "after", "before", ",", ".", "!", "?", "officially", "finally", "yesterday", "this"}
+
+
 class Sexual(LexiconFamily):
     name, typ, types = "sexual", "SEXUAL", ("SEXUAL",)
     strong = L.SEXUAL_STRONG
     weak = L.SEXUAL_WEAK
+
+    def __init__(self):
+        super().__init__()
+        self._out = Lexicon(L.COMING_OUT)
+
+    def detect(self, tokens, low):
+        out = super().detect(tokens, low)
+        taken = {i for s in out for i in range(s.start, s.end)}
+        for i in range(len(low)):
+            n = self._out.match(low, i)
+            if not n or i in taken or i == 0 or low[i - 1] not in _OUT_SUBJECTS:
+                continue
+            nxt = low[i + n] if i + n < len(low) else ""
+            if nxt in _OUT_NEXT and not (nxt == "in" and i + n + 1 < len(low) and low[i + n + 1] in ("the", "a")):
+                out.append(self.span(i, i + n, self.typ, "coming_out"))
+        return sorted(out, key=lambda s: s.start)
 
 
 class Marital(LexiconFamily):
@@ -132,7 +157,7 @@ class Marital(LexiconFamily):
 
     def reject(self, tokens, low, a, b):
         nxt = low[b] if b < len(low) else ""
-        if low[a] in L.MARITAL_WEAK:
+        if low[a] in L.MARITAL_WEAK and b - a == 1:       # "a single mum" is a phrase of its own
             # "engaged in talks", "a single room", "separated the files"; but "I'm engaged the wedding is in June"
             # (no punctuation): after "I'm/we're/are" the word is a state, not a verb taking an object
             k = skip_back(low, a)

@@ -32,6 +32,20 @@ insulin, antidepressants, antibiotics, lithium, metformin, methadone, prozac, se
 warfarin, morphine, painkillers, sleeping pills, steroids, an inhaler, inhaler, antipsychotics, blood thinners,
 hiv positive, stroke
 """) - {"me", "add", "als", "an inhaler", "inhaler"}
+# issue 40: oncology, addiction and recovery, disability aids, sexual and reproductive health, mental health care
+HEALTH_STRONG |= _set("""
+malignant, malignant tumour, malignant tumor, a malignant tumour, metastatic, metastasised, metastasized,
+terminal cancer, stage four cancer, stage 4 cancer, in remission, oncologist, biopsy, mastectomy,
+rehab, in rehab, drug rehab, alcohol rehab, rehab clinic, alcoholics anonymous, narcotics anonymous,
+aa meetings, methadone clinic, overdose, overdosed, relapsed, withdrawal symptoms, sobriety,
+hiv-positive, hiv-negative, hiv+, aids patient, stds, std, sti, chlamydia, herpes, syphilis, gonorrhoea, gonorrhea,
+hepatitis b, miscarriage, a miscarriage, stillbirth, ivf, fertility treatment,
+wheelchair-bound, wheelchair bound, uses a wheelchair, use a wheelchair, in a wheelchair, paraplegic, quadriplegic,
+tetraplegic, amputee, prosthetic leg, prosthetic arm, hearing aid, hearing aids, guide dog, colostomy, pacemaker,
+insulin pump, kidney transplant, liver transplant, heart transplant, dialysis,
+suicidal, self harm, self-harm, self harming, suicide attempt, nervous breakdown, psychiatric ward, psych ward,
+antipsychotic, eating disorder clinic, schizoaffective, borderline personality disorder
+""")
 # everyday words that are a condition only in a statement about a person ("I am deaf", "I've got a cold")
 HEALTH_WEAK = _set("""
 deaf, blind, partially sighted, partially deaf, hard of hearing, pregnant, disabled, paralysed, paralyzed,
@@ -39,7 +53,9 @@ diabetic, epileptic, autistic, dyslexic, anorexic, asthmatic, depressed, a cold,
 an inhaler, inhaler, allergic, the flu, a fever, fever, covid positive, in a wheelchair, a wheelchair user,
 wheelchair user, on dialysis, terminally ill, chronically ill, mentally ill, infertile, an alcoholic, alcoholic,
 an addict, addict, hiv
-""")
+""") | _set("wheelchair, crutches, a walking stick, walking stick, therapy, counselling, counseling, a therapist, "
+           "therapist, medication, meds, benign, chemo, remission, recovering alcoholic, recovering addict, "
+           "detox, sober, custody, separation, kosher, oncology")
 HEALTH_CUES = _set("""
 suffer from, suffers from, suffered from, suffering from, have, has, had, 've got, got, have got, has got,
 diagnosed with, been diagnosed with, treated for, treatment for, living with, lives with, recovering from,
@@ -62,9 +78,19 @@ lib dem, green party, the greens, social democrat, social democrats, christian d
 brexiteer, remainer, trump supporter, feminist, eco warrior, pro-life, pro-choice, anti-abortion, pro life,
 pro choice, communist party, socialist party, republican party, democratic party, labour party
 """)
+# issue 40: places, rites and observances of a faith (practice reveals the belief)
+BELIEF_STRONG |= _set("""
+synagogue, the synagogue, mosque, the mosque, gurdwara, the gurdwara, bar mitzvah, bat mitzvah, shabbat,
+hijab, a hijab, niqab, burqa, kippah, yarmulke, quran, koran, torah, talmud, bible study, sunday school,
+friday prayers, my rabbi, our rabbi, my imam, our imam, our pastor, my pastor, our vicar, my priest, our priest,
+holy communion, first communion, baptised, baptized, converted to islam, converted to judaism,
+converted to christianity, convert to islam, ramadan fast, fasting for ramadan, my faith, our faith, my religion,
+the parish, our parish, congregation, the congregation
+""")
 BELIEF_WEAK = _set("""
 liberal, liberals, conservative, conservatives, labour, labor, green, greens, progressive, left wing,
-right wing, far left, far right, centrist, moderate, religious, spiritual, devout, orthodox
+right wing, far left, far right, centrist, moderate, religious, spiritual, devout, orthodox, church, temple,
+mass, halal, pray, praying, prayers, rosary, sabbath
 """)
 BELIEF_VOTE_CUES = _set("vote, votes, voted, voting, vote for, voted for, votes for, support, supports, "
                         "supported, member of, members of, campaign for, campaigned for, joined")
@@ -109,11 +135,27 @@ transsexual, transgendered, non binary, non-binary, nonbinary, intersex, genderq
 queer, lgbt, lgbtq, travestite, transvestite, cross dresser, hermaphrodite
 """)
 SEXUAL_WEAK = _set("straight, bi, trans, ace, enby")
+# issue 40: coming out and same-sex relationships ("came out" only about a person: families.Sexual)
+SEXUAL_STRONG |= _set("came out as gay, came out as lesbian, came out as trans, came out as bisexual, "
+                      "coming out as gay, coming out as trans, gay partner, lesbian partner, same sex partner, "
+                      "same-sex partner, same sex marriage, gender reassignment, gender transition, pride march")
+COMING_OUT = _set("came out, come out, coming out, comes out")
 
 # ------------------------------------------------------------------ marital status
 MARITAL_STRONG = _set("married, divorced, widowed, widow, widower, divorcee, remarried, newlywed, newlyweds, "
                       "in a civil partnership, in a relationship, cohabiting")
 MARITAL_WEAK = _set("single, separated, engaged, unmarried")
+# issue 40: family situation: a break-up, custody, single parenthood, bereavement of a spouse
+MARITAL_STRONG |= _set("""
+husband left me, wife left me, partner left me, boyfriend left me, girlfriend left me, fiance left me,
+left my husband, left my wife, left my partner, divorce, a divorce, the divorce, getting divorced, got divorced,
+divorce proceedings, going through a divorce, my ex-husband, my ex husband, my ex-wife, my ex wife, ex-husband,
+ex-wife, custody battle, joint custody, shared custody, sole custody, single mum, single mom,
+single mother, single dad, single father, single parent, a single parent, my late husband, my late wife,
+lost my husband, lost my wife, cheated on me, an affair, having an affair, estranged, estranged husband,
+estranged wife, trial separation, restraining order, domestic violence, foster child, foster parents,
+foster care
+""")
 
 # ------------------------------------------------------------------ profession and employment status
 PROFESSIONS = _set("""

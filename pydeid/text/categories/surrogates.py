@@ -12,6 +12,8 @@ types, by every strategy that generates values).
   ADDRESS                                             generated: house number redrawn, street name from a list,
                                                       suffix kept ("twelve Baker Street" -> "forty Cedar Street")
   IP, MAC                                             generated addresses of the same written or spoken form
+  ID PHONE CARD EMAIL URL POSTCODE ACCOUNT PLATE      the same shape, a valid checksum, no original character group
+                                                      (strategies/identifiers.py): "LS2 9JT" -> "WD7 4QP"
 
 Generated types (GENERATED) are never drawn from a corpus pool: a password or an address of one utterance never
 travels into another. Every surrogate differs from its original, compared case-insensitively.
@@ -40,6 +42,8 @@ LEXICON_POOLS = {
     "PROFESSION": sorted(L.PROFESSIONS),
 }
 GENERATED = frozenset({"AGE", "TRANSACTION", "CREDENTIAL", "ADDRESS", "IP", "MAC"})
+# identifiers: shape-keeping surrogates with valid checksums (strategies/identifiers.py), one unit per entity
+GENERATED |= frozenset({"ID", "PHONE", "CARD", "EMAIL", "URL", "POSTCODE", "ACCOUNT", "PLATE"})
 ENTITY_UNIT = frozenset(LEXICON_POOLS) | GENERATED     # replaced as whole spans by the surrogate strategy
 _PROPER = {"BELIEF", "ETHNICITY"}     # proper adjectives: capitalised in cased text
 _STREET_NAMES = ["Oak", "Cedar", "Maple", "Willow", "Birch", "Elm", "Ash", "Hazel", "Rowan", "Holly", "Laurel",
@@ -204,8 +208,24 @@ def _mac(toks, ctx) -> list[str]:
     return out
 
 
+def _identifier(typ: str):
+    """The shape-keeping surrogate of an identifier type (strategies/identifiers.py), imported on use."""
+    def gen(toks, ctx):
+        from ..strategies.identifiers import identifier_value
+        return identifier_value(toks, typ, ctx)
+    return gen
+
+
 _GENERATORS = {"AGE": _numbers_kept_structure, "TRANSACTION": _numbers_kept_structure, "CREDENTIAL": _credential,
-               "ADDRESS": _address, "IP": _ip, "MAC": _mac}
+               "ADDRESS": _address, "IP": _ip, "MAC": _mac,
+               "ID": _identifier("ID"),
+               "PHONE": _identifier("PHONE"),
+               "CARD": _identifier("CARD"),
+               "EMAIL": _identifier("EMAIL"),
+               "URL": _identifier("URL"),
+               "POSTCODE": _identifier("POSTCODE"),
+               "ACCOUNT": _identifier("ACCOUNT"),
+               "PLATE": _identifier("PLATE")}
 
 
 def category_value(toks: Sequence[str], typ: str, ctx) -> list[str] | None:

@@ -11,7 +11,9 @@ import numpy as np
 from ..pools import Pools
 
 DEFAULT_EXEMPLARS = {"PER": "Smith", "ORG": "SAP", "LOC": "London", "DATE": "Monday", "TIME": "afternoon",
-                     "NUM": "five"}
+                     "NUM": "five", "ID": "ID123456", "PHONE": "01632 960000", "CARD": "4000 0000 0000 0002",
+                     "EMAIL": "name@example.com", "URL": "example.com", "POSTCODE": "AB1 2CD", "ACCOUNT": "00000000",
+                     "PLATE": "AB12 CDE"}
 
 
 @dataclass

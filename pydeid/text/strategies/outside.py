@@ -9,6 +9,7 @@ from ..pools import GENERATED_TYPES
 from ..wordforms import match_case, number_class, random_same_class
 from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
+from .identifiers import SHAPED_TYPES
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 
@@ -92,7 +93,7 @@ class Surrogate(Strategy):
         from ..generate import is_spoken_address, words_of
         from ..grammars import spelled_spans
         spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
-        if spelled and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
+        if spelled and typ not in SHAPED_TYPES and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
             return gen.letters(toks)             # "K two W A L S K I": letters and digits of the same count
         if is_spoken_address(toks):
             return gen.spoken_address(toks, avoid)
