@@ -57,6 +57,8 @@ out=$6
 [ -n "$secret_dir" ] || secret_dir=$dir/secrets
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's logs and report, no other's
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"   # a killed run's temp files (outside <out-data>)
 for f in "$tags_file" "$trans_tags" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
@@ -84,5 +86,6 @@ pydeid mask-spoken "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file"
   >"$dir/log/spoken.log" 2>&1 || {
     utils/job_failed.sh "$0: spoken fill failed" "$dir/log/spoken.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 grep -h "hidden types:" "$dir/log/spoken.log" | tail -n 1
 tail -n 1 "$dir/log/spoken.log"

@@ -47,6 +47,9 @@ dir=$4
 out=$5
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's logs and report, no other's
+# temp files are written outside <out-data> (pydeid.io.atomic.partial_dir): a killed run's are removed here
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 for f in "$tags_file" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
@@ -73,5 +76,6 @@ pydeid mask-words "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" 
   >"$dir/log/mask.log" 2>&1 || {
     utils/job_failed.sh "$0: masking failed" "$dir/log/mask.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 grep -h "hidden types:" "$dir/log/mask.log" | tail -n 1
 tail -n 1 "$dir/log/mask.log"

@@ -10,7 +10,7 @@
 #   --seed ""                  empty: the publisher's key; N: ids anyone who knows N can recompute (experiments)
 #   --keep-gender false        true: utt2gender/spk2gender published too (the report says so)
 #   --orig-data ""             more data dirs whose ids must not appear (space-separated; e.g. the original source)
-# Output: <out-data>; <exp-dir>/publish.json (ids, gender, key: who can replay the draws).
+# Output: <out-data>; <exp-dir>/publish/publish.json (ids, gender, key: who can replay the draws) and its log.
 set -euo pipefail
 
 secret_dir=exp/secrets
@@ -25,10 +25,10 @@ if [ $# -ne 3 ]; then
   exit 1
 fi
 data=$1 dir=$2 out=$3
-opts=(--secret-dir "$secret_dir" --seed "$seed" --keep-gender "$keep_gender" --report "$dir/publish.json")
+utils/claim_exp_dir.sh "$dir/publish" "$out" || exit 1   # one published dir per exp folder
+opts=(--secret-dir "$secret_dir" --seed "$seed" --keep-gender "$keep_gender" --report "$dir/publish/publish.json")
 for o in $orig_data; do opts+=(--orig-data "$o"); done
-mkdir -p "$dir/log"
-pydeid publish-data-dir "${opts[@]}" "$data" "$out" >"$dir/log/publish.log" 2>&1 || {
-  utils/job_failed.sh "$0: publishing failed" "$dir/log/publish.log"; exit 1; }
+pydeid publish-data-dir "${opts[@]}" "$data" "$out" >"$dir/publish/publish.log" 2>&1 || {
+  utils/job_failed.sh "$0: publishing failed" "$dir/publish/publish.log"; exit 1; }
 utils/validate_data_dir.sh "$out" >/dev/null
-grep -v " INFO: " "$dir/log/publish.log" | tail -n 3
+grep -v " INFO: " "$dir/publish/publish.log" | tail -n 3

@@ -59,6 +59,7 @@ dir=$2
 out=$3
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's secret plan, no other's
 common=(--method "$method" --max-targets "$max_targets")
 [ -n "$target_gender" ] && common+=(--target-gender "$target_gender")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
@@ -81,6 +82,7 @@ for spec in $also; do
   IFS=: read -r a_strategy a_seed a_dir a_out <<<"$spec"
   [ "$method" = vtln ] && [ -n "$a_out" ] || {
     echo "$0: --also '$spec': expected <strategy>:<seed>:<exp-dir>:<out-data> with --method vtln" >&2; exit 1; }
+  utils/claim_exp_dir.sh "$a_dir" "$a_out" || exit 1
   a_opts=("${common[@]}" --strategy "$a_strategy" --seed "$a_seed" --exp-dir "$a_dir")
   [ -n "$pool_file" ] && a_opts+=(--pool-file "${pool_file//\{seed\}/$a_seed}")
   mkdir -p "$a_dir/log"

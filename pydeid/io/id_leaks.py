@@ -58,8 +58,8 @@ def ids_of_data_dir(path: str | os.PathLike) -> dict[str, str]:
 
 def _atom_runs(line: str, max_atoms: int):
     atoms = [(m.start(), m.end()) for m in _ATOM.finditer(line)]
-    for i in range(len(atoms)):
-        for j in range(i, min(len(atoms), i + max_atoms)):
+    for i in range(len(atoms)):   # the longest run first: a whole utterance id before its speaker part
+        for j in range(min(len(atoms), i + max_atoms) - 1, i - 1, -1):
             yield line[atoms[i][0]:atoms[j][1]]
 
 

@@ -111,3 +111,33 @@ def test_convert_voice_skips_finished_outputs_and_checks_specs(repo_root, work):
     assert r.returncode == 1 and "vtln needs --target-data" in r.stderr and not (work / "data/c").exists()
     r = _step(repo_root, work, "steps/convert_voice.sh", "mcadams", "data/src")   # an empty list: nothing to do
     assert r.returncode == 0
+
+
+def test_two_outputs_sharing_an_exp_folder_are_refused(repo_root, work):
+    """a/x and b/x would share exp/voice/x: the second run is refused with one line before any work (the first's
+    secret plan stays); the same output may rerun."""
+    r = _step(repo_root, work, "utils/claim_exp_dir.sh", "exp/voice/x", "data/a/x")   # as a first run does
+    assert r.returncode == 0 and (work / "exp/voice/x/owner").read_text().strip() == str(work / "data/a/x")
+    r = _step(repo_root, work, "steps/convert_voice.sh", "mcadams", "data/src", "-:0:data/b/x")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "exp/voice/x holds the secrets and logs of" in r.stderr and "data/b/x" in r.stderr
+    assert not (work / "data/b/x").exists()
+    assert _step(repo_root, work, "utils/claim_exp_dir.sh", "exp/voice/x", "data/a/x").returncode == 0
+
+
+def test_mask_words_leaves_no_temp_file_inside_the_published_dir(repo_root, work):
+    """A killed run used to leave .<utt>.wav.<random>.tmp inside wav/; temp files now live in a sibling
+    .<out>.partial dir, and a rerun removes the stale ones of older runs."""
+    wav = work / "data/out/wav"
+    wav.mkdir(parents=True)
+    (wav / ".u1.wav.abc123.tmp").write_bytes(b"half a wav")
+    partial = work / "data/.out.partial"
+    partial.mkdir()
+    (partial / ".u2.wav.def456.tmp").write_bytes(b"half a wav")
+    r = _step(repo_root, work, "steps/mask_words.sh", "data/src", "data/src/tags.conll", "data/src/words.ctm",
+              "exp/mask/out", "data/out")
+    assert r.returncode == 0, r.stderr
+    assert not list((work / "data/out").rglob(".*.tmp")) and not partial.exists()
+    r = _step(repo_root, work, "steps/mask_words.sh", "data/src", "data/src/tags.conll", "data/src/words.ctm",
+              "exp/mask/out", "data/out2")
+    assert r.returncode == 1 and "exp/mask/out holds the secrets and logs of" in r.stderr
