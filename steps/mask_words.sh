@@ -12,7 +12,9 @@
 #   --absorb-gaps true  extend each mask over the pauses up to the neighbouring words
 #   --fill silence      silence | noise (white noise at --noise-dbfs RMS, seeded per utterance by --seed)
 #   --noise-dbfs -70
-#   --seed 0
+#   --seed ""           empty: the seed is drawn from the publisher's key in --secret-dir (random at the first
+#                       run, reused after: utils/publisher_seed.sh); N: reproducible, replayable by anyone knowing N
+#   --secret-dir <exp-dir>/secrets   where the publisher's key is kept (0600, never inside a corpus)
 #   --text-mode remove  remove | replace (by --mask-token, "{tag}" -> entity type)
 #   --mask-token "<mask>"
 #   --on-untimed error  error | drop: an utterance whose tagged words have no CTM entry (failed alignment)
@@ -29,7 +31,8 @@ pad=0.1
 absorb_gaps=true
 fill=silence
 noise_dbfs=-70
-seed=0
+seed=
+secret_dir=
 text_mode=remove
 mask_token="<mask>"
 on_untimed=error
@@ -45,6 +48,8 @@ tags_file=$2
 ctm=$3
 dir=$4
 out=$5
+[ -n "$secret_dir" ] || secret_dir=$dir/secrets
+seed=$(utils/publisher_seed.sh "$seed" masking-noise "$secret_dir" "$data" "$out") || exit 1
 
 pydeid validate-data-dir "$data" >/dev/null
 utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's logs and report, no other's

@@ -105,3 +105,21 @@ def load_or_create(secret_dir: str | os.PathLike, seed=None, forbidden_dirs=()) 
     finally:
         tmp.unlink(missing_ok=True)
     return PublisherKey(key, path=path, created=True)
+
+
+def resolve_seed(seed, secret_dir, purpose: str, forbidden_dirs=()) -> int:
+    """What a command's --seed becomes: the integer given, else `purpose`'s sub-seed of the publisher's key in
+    secret_dir (drawn and stored at the first run)."""
+    s = parse_seed(seed)
+    if s is not None:
+        return s
+    if not secret_dir:   # nowhere to keep a key: the documented experiment seed, said in the log
+        import logging
+        logging.getLogger(__name__).warning("no secret dir to keep the publisher's key in: %s draws from seed 0, "
+                                            "which anyone can replay (give --secret-dir or --seed)", purpose)
+        return 0
+    return load_or_create(secret_dir, None, forbidden_dirs).seed_for(purpose)
+
+
+SEED_HELP = ("empty (default): drawn from the publisher's key (publisher.key in the secret dir, random at the first "
+             "run, reused after); N: reproducible draws that anyone who knows N can replay")
