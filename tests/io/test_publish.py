@@ -159,3 +159,25 @@ def test_temp_files_live_outside_the_published_dir(tmp_path):
         f.write(b"x")
         assert not [p for p in (out / "wav").iterdir()] and len(list(tmp.iterdir())) == 1
     assert (out / "wav" / "u1.wav").read_bytes() == b"x" and not list(tmp.iterdir())
+
+
+def test_a_rerun_keeps_a_finished_dir_and_republishes_changed_audio(mini_corpus, tmp_path):
+    src = tmp_path / "src"
+    o = DataDir.read(mini_corpus / "mini_test").subset(DataDir.read(mini_corpus / "mini_test").utts[:2])
+    (src / "wav").mkdir(parents=True)
+    for u, spec in list(o.wav_scp.items()):
+        x, sr = sf.read(spec)
+        sf.write(src / "wav" / f"{u}.wav", x, sr)
+        o.wav_scp[u] = str(src / "wav" / f"{u}.wav")
+    o.write(src)
+    key = key_from_seed(3)
+    assert not _publish(src, tmp_path, key)["resumed"]
+    assert _publish(src, tmp_path, key)["resumed"]
+    u = o.utts[0]
+    x, sr = sf.read(o.wav_scp[u])
+    (src / "wav" / f"{u}.wav").unlink()          # a re-masked input: a new file, other samples
+    sf.write(src / "wav" / f"{u}.wav", x * 0.5, sr)
+    assert not _publish(src, tmp_path, key)["resumed"]
+    m = read_id_map(tmp_path / "secrets", tmp_path / "pub")
+    y, _ = sf.read(DataDir.read(tmp_path / "pub").wav_scp[m["utterances"][u]])
+    assert np.allclose(y, x * 0.5, atol=1e-4)
