@@ -51,9 +51,12 @@ conv=$1 tagfile=$2 ctm=$3 dir=$4 out=$5
 
 case $publish in true|false) ;; *) echo "$0: --publish '$publish': expected true or false" >&2; exit 1;; esac
 # one key per secret dir: every data dir of a corpus published with it gets the same speaker pseudonyms
-forbid=(--forbid "$out" --forbid "$conv" ${source_data:+--forbid "$source_data"})
-read -r vseed mseed < <(pydeid publisher-key --seed "$seed" --purpose voice-plan --purpose masking-noise \
-  "${forbid[@]}" "$secret_dir") && [ -n "$mseed" ] || exit 1
+if [ -n "$seed" ]; then   # an experiment's seed: the draws of seed N (utils/publisher_seed.sh), no key to read
+  vseed=$(utils/publisher_seed.sh "$seed" voice-plan "$secret_dir") || exit 1; mseed=$vseed
+else
+  read -r vseed mseed < <(pydeid publisher-key --purpose voice-plan --purpose masking-noise --forbid "$out" \
+    --forbid "$conv" ${source_data:+--forbid "$source_data"} "$secret_dir") && [ -n "$mseed" ] || exit 1
+fi
 
 if [ -n "$voice" ]; then
   [[ $voice == *:* ]] || { echo "$0: --voice '$voice': expected <method>:<strategy>" >&2; exit 1; }

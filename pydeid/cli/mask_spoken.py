@@ -16,7 +16,7 @@ def add_arguments(p):
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each interval over the pauses separating it from the neighbouring words")
     from pydeid.io.publisher_key import SEED_HELP
-    p.add_argument("--seed", default="", help="surrogate voices are drawn from seed + utterance id; " + SEED_HELP +
+    p.add_argument("--seed", default="0", help="surrogate voices are drawn from seed + utterance id; " + SEED_HELP +
                    " (the key in --secret-dir)")
     p.add_argument("--min-stretch", type=float, default=0.8, help="lowest time-stretch factor of an insert")
     p.add_argument("--max-stretch", type=float, default=1.25, help="highest time-stretch factor of an insert")

@@ -22,7 +22,7 @@ def add_arguments(p):
                         "the corpus's own entities and move real values between utterances (a warning says so)")
     p.add_argument("--p", type=probability, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
     from pydeid.io.publisher_key import SEED_HELP
-    p.add_argument("--seed", default="", help=SEED_HELP + " (the key in --secret-dir)")
+    p.add_argument("--seed", default="0", help=SEED_HELP + " (the key in --secret-dir)")
     p.add_argument("--secret-dir", default=None,
                    help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize; "
                         "the default surrogate's dialogue map is written there too when given")

@@ -31,7 +31,7 @@ def add_arguments(p):
                         "config's target_gender, else same")
     p.add_argument("--target-data", help="data dir of target speakers (required by vtln)")
     from pydeid.io.publisher_key import SEED_HELP
-    p.add_argument("--seed", default="", help=SEED_HELP + " (the key in <exp-dir>/secrets)")
+    p.add_argument("--seed", default="0", help=SEED_HELP + " (the key in <exp-dir>/secrets)")
     p.add_argument("--suffix", default=None, help="out-data defaults to <in-data><suffix> (default _mod_<method>)")
     p.add_argument("--exp-dir", default=None,
                    help="holds secrets/ (the plan, mode 0600), the vtln pool and logs; default exp/transform_voice/"

@@ -121,5 +121,6 @@ def resolve_seed(seed, secret_dir, purpose: str, forbidden_dirs=()) -> int:
     return load_or_create(secret_dir, None, forbidden_dirs).seed_for(purpose)
 
 
-SEED_HELP = ("empty (default): drawn from the publisher's key (publisher.key in the secret dir, random at the first "
-             "run, reused after); N: reproducible draws that anyone who knows N can replay")
+SEED_HELP = ("N: reproducible draws that anyone who knows N can replay (the commands' default 0, for experiments); "
+             "empty: drawn from the publisher's key (publisher.key in the secret dir, random at the first run, reused "
+             "after), what the steps/ scripts pass by default")
