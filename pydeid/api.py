@@ -8,6 +8,11 @@
 
 Everything is imported on first use: `import pydeid` loads no torch, spaCy or WORLD.
 
+Bad input is refused with one clear error (pydeid.io.audio_checks; a ValueError or TypeError subclass), as the CLI
+refuses it: a sample rate that is not a positive integer, NaN or infinite samples, no samples, text that is not a
+str, an empty target pool. Multichannel audio is mixed down to mono (the mean of the channels, as the CLI does for a
+stereo file) and integer PCM is scaled to float (int16 / 32768, int32 / 2**31, (uint8 - 128) / 128).
+
 >>> import pydeid
 >>> tt = pydeid.TextTransformer(detectors=["grammar"], seed=0)
 >>> tt.identify("my pin is four two four two and we meet on Monday the third of June")
@@ -52,11 +57,14 @@ class TextTransformer:
         self._detection = Detection(cfg)
 
     def identify(self, text: str) -> list[tuple[int, int, str]]:
-        """The sensitive spans of `text` as (first token, end token exclusive, type) over text.split()."""
+        """The sensitive spans of `text` as (first token, end token exclusive, type) over text.split().
+        TypeError when `text` is not a str."""
+        _check_text(text)
         return [(s.start, s.end, s.type) for s in self._detection.detect_many([text.split()])[0]]
 
     def transform(self, text: str) -> str:
-        """`text` with every identified span replaced by its type's strategy."""
+        """`text` with every identified span replaced by its type's strategy. TypeError when `text` is not a str."""
+        _check_text(text)
         from pydeid.io.conll import Sentence
         from pydeid.text.pools import Pools
         from pydeid.text.transform import TextTransformer as Transformer
@@ -70,6 +78,15 @@ class TextTransformer:
         cfg = TransformConfig(strategies=self.strategies, p=self.p, seed=self.seed, avoid_original=True,
                               pseudonym_source="faker")
         return " ".join(Transformer(cfg, Pools([sentence])).transform([sentence]).sentences[0].tokens)
+
+
+class TextInputError(TypeError):
+    """Text that is not a str (None, bytes, a list of tokens)."""
+
+
+def _check_text(text) -> None:
+    if not isinstance(text, str):
+        raise TextInputError(f"text must be a str (tokens separated by spaces), got {type(text).__name__}")
 
 
 def voice_methods() -> list[str]:
@@ -92,16 +109,25 @@ class _PerUtterance:
         self._rng = np.random.default_rng(seed)
 
     def fit(self, utterances=None, sr: int = 16000):
+        from pydeid.io.audio_checks import check_sample_rate
+        check_sample_rate(sr)
         return self   # these methods need nothing from the source speaker
 
     def transform(self, wav, sr: int = 16000):
-        return self._tr.transform(wav, sr, draw=self.method.draw(self.params, self._rng))
+        """`wav` (mono float, or the documented mix-down / integer scaling of pydeid.io.audio_checks) at `sr`
+        -> the converted mono float32 waveform, same length."""
+        from pydeid.io.audio_checks import as_mono_float, check_sample_rate
+        sr = check_sample_rate(sr)
+        x = as_mono_float(wav)
+        return self._tr.transform(x, sr, draw=self.method.draw(self.params, self._rng))
 
 
 def voice_transformer(method: str = "voicemask", seed: int = 0, **params):
     """A voice transformer of a method that needs no target speakers: `.fit(utterances)` (a no-op) and
     `.transform(wav, sr) -> wav` (same length, a new draw of the method's parameters per call). `params`: the
-    method's config keys (conf/voice/<method>.yaml), e.g. alpha=0.8 for McAdams.
+    method's config keys (conf/voice/<method>.yaml), e.g. alpha=0.8 for McAdams. `wav`: mono float samples; a
+    stereo array is mixed down to mono (mean of the channels), int16/int32/uint8 PCM is scaled to float; NaN or
+    infinite samples, an empty array and a sample rate that is not a positive integer are refused (ValueError).
 
     >>> import numpy as np
     >>> wav = (0.1 * np.sin(2 * np.pi * 150 * np.arange(16000) / 16000)).astype(np.float32)
@@ -128,14 +154,75 @@ def voice_transformer(method: str = "voicemask", seed: int = 0, **params):
 
 
 def build_vtln(target_utterances, sr: int = 16000, k: int = 8, seed: int = 0):
-    """The VT builder of seed 004 A.6 for VTLN: {speaker: [waveform, ...]} -> the target pool (VtlnTargets)."""
+    """The VT builder of seed 004 A.6 for VTLN: {speaker: [waveform, ...]} -> the target pool (VtlnTargets).
+    Refused at once (ValueError/TypeError): no speaker, a speaker without utterances, a bad waveform or sample
+    rate (waveforms as voice_transformer: stereo mixed down, integer PCM scaled)."""
+    from pydeid.io.audio_checks import AudioInputError, AudioTypeError, as_mono_float, check_sample_rate
     from pydeid.voice.vtln import build_vtln as build
-    return build(target_utterances, sr=sr, k=k, seed=seed)
+    sr = check_sample_rate(sr)
+    if not isinstance(target_utterances, dict):
+        raise AudioTypeError(f"target_utterances must be a dict {{speaker: [waveform, ...]}}, got "
+                             f"{type(target_utterances).__name__}")
+    if not target_utterances:
+        raise AudioInputError("build_vtln needs at least one target speaker ({speaker: [waveform, ...]}), got {}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise AudioInputError(f"k (classes per speaker) must be a positive integer, got {k!r}")
+    checked = {}
+    for spk, wavs in target_utterances.items():
+        if isinstance(wavs, (str, bytes)) or not hasattr(wavs, "__iter__") or hasattr(wavs, "dtype"):
+            raise AudioTypeError(f"target speaker {spk!r}: expected a list of waveforms, got {type(wavs).__name__}")
+        wavs = [as_mono_float(w, f"target speaker {spk!r}, utterance {i}") for i, w in enumerate(wavs)]
+        if not wavs:
+            raise AudioInputError(f"target speaker {spk!r} has no utterances")
+        checked[spk] = wavs
+    return build(checked, sr=sr, k=k, seed=seed)
+
+
+def _checked_vtln_transformer():
+    """pydeid.VtlnTransformer: pydeid.voice's, with its inputs checked like the rest of the API."""
+    from pydeid.io.audio_checks import AudioInputError, AudioTypeError, as_mono_float, check_sample_rate
+    from pydeid.voice.vtln import VtlnTargets
+    from pydeid.voice.vtln import VtlnTransformer as Base
+
+    class VtlnTransformer(Base):
+        __doc__ = ("VTLN-based conversion (seed 004 A.6): VtlnTransformer(build_vtln(...)).fit(source utterances, "
+                   "sr).transform(wav, target, sr). Waveforms as pydeid.voice_transformer (stereo mixed down, "
+                   "integer PCM scaled, NaN/inf/empty refused); an unknown target is a ValueError.")
+
+        def __init__(self, targets, *args, **kwargs):
+            if not isinstance(targets, VtlnTargets):
+                raise AudioTypeError(f"VtlnTransformer needs the target pool of build_vtln(...), got "
+                                     f"{type(targets).__name__}")
+            super().__init__(targets, *args, **kwargs)
+
+        def fit(self, utterances, sr: int = 16000, seed: int = 0):
+            sr = check_sample_rate(sr)
+            if hasattr(utterances, "dtype") or isinstance(utterances, (str, bytes)) or utterances is None:
+                raise AudioTypeError("fit() takes a list of the source speaker's waveforms")
+            wavs = [as_mono_float(w, f"source utterance {i}") for i, w in enumerate(utterances)]
+            if not wavs:
+                raise AudioInputError("fit() needs at least one utterance of the source speaker")
+            return super().fit(wavs, sr=sr, seed=seed)
+
+        def transform(self, wav, target, sr: int = 16000, *args, **kwargs):
+            sr = check_sample_rate(sr)
+            x = as_mono_float(wav)
+            ids = [target] if isinstance(target, str) else list(target) if isinstance(target, (list, tuple)) else None
+            if ids is None or not ids or any(t not in self.targets.models for t in ids):
+                known = ", ".join(sorted(self.targets.models)[:10])
+                raise AudioInputError(f"unknown target {target!r}; the pool holds: {known}")
+            return super().transform(x, target, sr, *args, **kwargs)
+
+    return VtlnTransformer
 
 
 def __getattr__(name):
     # the transformers and builders of pydeid.voice, loaded on first use
-    if name in ("VtlnTransformer", "VoiceMaskTransformer", "McAdamsTransformer", "build_voicemask", "build_mcadams"):
+    if name == "VtlnTransformer":
+        global VtlnTransformer
+        VtlnTransformer = _checked_vtln_transformer()
+        return VtlnTransformer
+    if name in ("VoiceMaskTransformer", "McAdamsTransformer", "build_voicemask", "build_mcadams"):
         import pydeid.voice
         return getattr(pydeid.voice, name)
     raise AttributeError(f"module 'pydeid.api' has no attribute {name!r}")

@@ -39,6 +39,8 @@ shift 2
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
   [ -n "$st" ] && [ -n "$sd" ] && [ -n "$out" ] || { echo "$0: '$spec': expected <strategy>:<seed>:<out-data>" >&2; exit 1; }
+  # one output per exp folder: a/test and b/test would share exp/voice/test and the second replace the first's plan
+  utils/claim_exp_dir.sh "exp/voice/$(basename "$out")" "$out" || exit 1
 done
 [ $# -gt 0 ] || exit 0   # no outputs asked (a recipe's empty list): nothing to do
 

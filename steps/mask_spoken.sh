@@ -10,7 +10,9 @@
 #   <tags.conll>              original tags (the entities to hide)
 #   <transformed-tags.conll>  steps/transform_text.sh output made from the same tags (<out>/tags.conll)
 #   <word-ctm>                utterance-relative word times of the original words
-#   --tags all (every type the detectors can emit; or a narrower list, named in the log)  --pad 0.1  --absorb-gaps true  --seed 0
+#   --tags all (every type the detectors can emit; or a narrower list, named in the log)  --pad 0.1  --absorb-gaps true
+#   --seed ""              empty: the surrogate voices are drawn from the publisher's key in --secret-dir (random
+#                          at the first run, reused after); N: reproducible, replayable by anyone knowing N
 #   --min-stretch 0.8 --max-stretch 1.25   time-stretch limits of an insert
 #   --fit-rate false --rate-limits 100,320  true: espeak rate chosen per insert to fit the interval (then stretch)
 #   --match-spectrum false --match-f0-range false  true: insert's envelope and F0 spread -> the surrounding speech's
@@ -30,7 +32,7 @@ cmd=${train_cmd:-run.pl}
 tags=all
 pad=0.1
 absorb_gaps=true
-seed=0
+seed=
 min_stretch=0.8
 max_stretch=1.25
 fit_rate=false
@@ -55,8 +57,11 @@ ctm=$4
 dir=$5
 out=$6
 [ -n "$secret_dir" ] || secret_dir=$dir/secrets
+seed=$(utils/publisher_seed.sh "$seed" spoken-fill "$secret_dir" "$data" "$out") || exit 1
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's logs and report, no other's
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"   # a killed run's temp files (outside <out-data>)
 for f in "$tags_file" "$trans_tags" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
@@ -84,5 +89,6 @@ pydeid mask-spoken "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file"
   >"$dir/log/spoken.log" 2>&1 || {
     utils/job_failed.sh "$0: spoken fill failed" "$dir/log/spoken.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 grep -h "hidden types:" "$dir/log/spoken.log" | tail -n 1
 tail -n 1 "$dir/log/spoken.log"

@@ -12,7 +12,9 @@
 #   --absorb-gaps true  extend each mask over the pauses up to the neighbouring words
 #   --fill silence      silence | noise (white noise at --noise-dbfs RMS, seeded per utterance by --seed)
 #   --noise-dbfs -70
-#   --seed 0
+#   --seed ""           empty: the seed is drawn from the publisher's key in --secret-dir (random at the first
+#                       run, reused after: utils/publisher_seed.sh); N: reproducible, replayable by anyone knowing N
+#   --secret-dir <exp-dir>/secrets   where the publisher's key is kept (0600, never inside a corpus)
 #   --text-mode remove  remove | replace (by --mask-token, "{tag}" -> entity type)
 #   --mask-token "<mask>"
 #   --on-untimed error  error | drop: an utterance whose tagged words have no CTM entry (failed alignment)
@@ -29,7 +31,8 @@ pad=0.1
 absorb_gaps=true
 fill=silence
 noise_dbfs=-70
-seed=0
+seed=
+secret_dir=
 text_mode=remove
 mask_token="<mask>"
 on_untimed=error
@@ -45,8 +48,13 @@ tags_file=$2
 ctm=$3
 dir=$4
 out=$5
+[ -n "$secret_dir" ] || secret_dir=$dir/secrets
+seed=$(utils/publisher_seed.sh "$seed" masking-noise "$secret_dir" "$data" "$out") || exit 1
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's logs and report, no other's
+# temp files are written outside <out-data> (pydeid.io.atomic.partial_dir): a killed run's are removed here
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 for f in "$tags_file" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
@@ -73,5 +81,6 @@ pydeid mask-words "${opts[@]}" --report "$dir/report.json" "$data" "$tags_file" 
   >"$dir/log/mask.log" 2>&1 || {
     utils/job_failed.sh "$0: masking failed" "$dir/log/mask.log"; exit 1; }
 pydeid validate-data-dir "$out" >/dev/null
+rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 grep -h "hidden types:" "$dir/log/mask.log" | tail -n 1
 tail -n 1 "$dir/log/mask.log"

@@ -12,8 +12,10 @@
 #                                    letters, e-mails), never an entity word of <tags.conll>, consistent within a
 #                                    dialogue (docs/surrogates.md); same_type, full_entity, corpus_same_type ... draw
 #                                    from the corpus and move real values between utterances (a warning says so)
-#   --p 1.0  --seed 0
-#   --secret-dir exp/secrets/text    pseudonym maps (mode 0600, refused inside <out-data>)
+#   --p 1.0
+#   --seed ""                        empty: the surrogates are drawn from the publisher's key in --secret-dir
+#                                    (random at the first run, reused after); N: replayable by anyone knowing N
+#   --secret-dir exp/secrets/text    pseudonym maps and the key (mode 0600, refused inside <out-data>)
 #   --overwrite-map false            true: a rerun into the same <out-data> with another --seed may replace the map
 #                                    the first run wrote (refused otherwise)
 #   --pool-conll ""                  corpus whose type frequencies are the replacement pool (default: <tags.conll>)
@@ -28,7 +30,7 @@ set -euo pipefail
 
 strategy="default=surrogate"
 p=1.0
-seed=0
+seed=
 secret_dir=exp/secrets/text
 overwrite_map=false
 pool_conll=
@@ -50,6 +52,7 @@ data=$1
 tags=$2
 out=$3
 [ -n "$exp_dir" ] || exp_dir=exp/transform_text/$(basename "$out")
+seed=$(utils/publisher_seed.sh "$seed" surrogates "$secret_dir" "$data" "$out") || exit 1
 
 if [ -f "$data/wav.scp" ]; then
   pydeid validate-data-dir "$data" >/dev/null

@@ -13,7 +13,8 @@
 #   --target-gender ""      vtln: targets of the source speaker's gender (same) or of the whole pool (any);
 #                           default: the config's target_gender, else same
 #   --target-data ""        data dir of the vtln target speakers (required by vtln)
-#   --seed 0                same inputs + seed -> identical audio, whatever --nj
+#   --seed ""               empty: drawn from the publisher's key in <exp-dir>/secrets (random at the first run,
+#                           reused after); N: same inputs + seed -> identical audio, whatever --nj (replayable)
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
 #   --targets-file ""       reuse the plan (mapping/parameters) of a previous run
 #   --pool-file ""          vtln: share the target pool between runs (reused when built from the same target
@@ -37,7 +38,7 @@ strategy=3
 max_targets=100
 target_gender=
 target_data=
-seed=0
+seed=
 resume=false
 targets_file=
 pool_file=
@@ -59,6 +60,8 @@ dir=$2
 out=$3
 
 pydeid validate-data-dir "$data" >/dev/null
+utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output's secret plan, no other's
+seed=$(utils/publisher_seed.sh "$seed" voice-plan "$dir/secrets" "$data" "$out") || exit 1
 common=(--method "$method" --max-targets "$max_targets")
 [ -n "$target_gender" ] && common+=(--target-gender "$target_gender")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
@@ -81,6 +84,7 @@ for spec in $also; do
   IFS=: read -r a_strategy a_seed a_dir a_out <<<"$spec"
   [ "$method" = vtln ] && [ -n "$a_out" ] || {
     echo "$0: --also '$spec': expected <strategy>:<seed>:<exp-dir>:<out-data> with --method vtln" >&2; exit 1; }
+  utils/claim_exp_dir.sh "$a_dir" "$a_out" || exit 1
   a_opts=("${common[@]}" --strategy "$a_strategy" --seed "$a_seed" --exp-dir "$a_dir")
   [ -n "$pool_file" ] && a_opts+=(--pool-file "${pool_file//\{seed\}/$a_seed}")
   mkdir -p "$a_dir/log"

@@ -15,7 +15,9 @@ def add_arguments(p):
     p.add_argument("--pad", type=float, default=0.1, help="seconds added before and after each entity")
     p.add_argument("--absorb-gaps", type=_bool, default=True,
                    help="extend each interval over the pauses separating it from the neighbouring words")
-    p.add_argument("--seed", type=int, default=0, help="surrogate voices are drawn from seed + utterance id")
+    from pydeid.io.publisher_key import SEED_HELP
+    p.add_argument("--seed", default="0", help="surrogate voices are drawn from seed + utterance id; " + SEED_HELP +
+                   " (the key in --secret-dir)")
     p.add_argument("--min-stretch", type=float, default=0.8, help="lowest time-stretch factor of an insert")
     p.add_argument("--max-stretch", type=float, default=1.25, help="highest time-stretch factor of an insert")
     p.add_argument("--fit-rate", type=_bool, default=False,
@@ -71,6 +73,8 @@ def run(args):
         accents = ENGLISH_ACCENTS if args.accents == "english" else check_accents(args.accents.split(","))
     except ValueError as e:
         raise FormatError("--accents", None, str(e)) from None
+    from pydeid.io.publisher_key import resolve_seed
+    args.seed = resolve_seed(args.seed, args.secret_dir, "spoken-fill", [args.data, args.out])
     opts = SpokenOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, absorb_gaps=args.absorb_gaps,
                          seed=args.seed, min_stretch=args.min_stretch, max_stretch=args.max_stretch,
                          fade=args.fade, ramp=args.ramp, fit_rate=args.fit_rate, rate_limits=rlim,

@@ -20,7 +20,9 @@ def add_arguments(p):
     p.add_argument("--fill", default="silence", choices=["silence", "noise"])
     p.add_argument("--noise-dbfs", type=float, default=-70.0, help="RMS level of --fill noise")
     p.add_argument("--ramp", type=nonnegative_float, default=0.005, help="fade (s) applied just outside each interval")
-    p.add_argument("--seed", type=int, default=0)
+    from pydeid.io.publisher_key import SEED_HELP
+    p.add_argument("--seed", default="0", help="the noise of --fill noise; " + SEED_HELP + " (the key in --secret-dir)")
+    p.add_argument("--secret-dir", default=None, help="where the publisher's key is kept (outside every corpus)")
     p.add_argument("--text-mode", default="remove", choices=["remove", "replace"])
     p.add_argument("--mask-token", default="<mask>", help="for --text-mode replace; '{tag}' -> entity type")
     p.add_argument("--strict", type=_bool, default=True,
@@ -43,8 +45,11 @@ def run(args):
     from pydeid.io import atomic_write_text
     from pydeid.mask.pipeline import MaskOptions, mask_data_dir
 
+    from pydeid.io.publisher_key import resolve_seed
+    seed = resolve_seed(args.seed, args.secret_dir, "masking-noise", [args.data, args.out]) \
+        if args.fill == "noise" or args.seed else 0   # silence draws nothing
     opts = MaskOptions(tagset=tuple(args.tagset.split(",")), pad=args.pad, fill=args.fill,
-                       noise_dbfs=args.noise_dbfs, ramp=args.ramp, seed=args.seed, text_mode=args.text_mode,
+                       noise_dbfs=args.noise_dbfs, ramp=args.ramp, seed=seed, text_mode=args.text_mode,
                        mask_token=args.mask_token, strict=args.strict, absorb_gaps=args.absorb_gaps, on_untimed=args.on_untimed)
     rep = mask_data_dir(args.data, args.tags_file, args.ctm, args.out, opts, wav_dir=args.wav_dir,
                         overwrite=args.overwrite)

@@ -21,7 +21,8 @@ def add_arguments(p):
                         "within a dialogue. same_type, single_same_type, full_entity and corpus_same_type draw from "
                         "the corpus's own entities and move real values between utterances (a warning says so)")
     p.add_argument("--p", type=probability, default=1.0, help="replacement probability of each sensitive unit (seed 000)")
-    p.add_argument("--seed", type=int, default=0)
+    from pydeid.io.publisher_key import SEED_HELP
+    p.add_argument("--seed", default="0", help=SEED_HELP + " (the key in --secret-dir)")
     p.add_argument("--secret-dir", default=None,
                    help="where the pseudonym map goes (mode 0600, refused inside the output); needed by pseudonymize; "
                         "the default surrogate's dialogue map is written there too when given")
@@ -57,6 +58,8 @@ def add_arguments(p):
 
 
 def run(args):
+    from pydeid.io.publisher_key import resolve_seed
+    args.seed = resolve_seed(args.seed, args.secret_dir, "surrogates", [args.out_data, args.data])
     import json
     import logging
     from pathlib import Path

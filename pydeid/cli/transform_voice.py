@@ -30,7 +30,8 @@ def add_arguments(p):
                         "spk2gender/utt2gender of in-data and --target-data) or the whole pool (any); default: the "
                         "config's target_gender, else same")
     p.add_argument("--target-data", help="data dir of target speakers (required by vtln)")
-    p.add_argument("--seed", type=int, default=0)
+    from pydeid.io.publisher_key import SEED_HELP
+    p.add_argument("--seed", default="0", help=SEED_HELP + " (the key in <exp-dir>/secrets)")
     p.add_argument("--suffix", default=None, help="out-data defaults to <in-data><suffix> (default _mod_<method>)")
     p.add_argument("--exp-dir", default=None,
                    help="holds secrets/ (the plan, mode 0600), the vtln pool and logs; default exp/transform_voice/"
@@ -141,6 +142,8 @@ def run(args):
     plan_path = exp_dir / "secrets" / C.PLAN_NAME
     pool_path = exp_dir / C.POOL_NAME
     check_secret_path(plan_path, forbidden_dirs=[out_dir, wav_dir, in_dir])  # before anything is written
+    from pydeid.io.publisher_key import resolve_seed
+    args.seed = resolve_seed(args.seed, exp_dir / "secrets", "voice-plan", [out_dir, wav_dir, in_dir])
     method = registry.get(args.method)
     if method.speaker_targets and args.part in ("all", "plan") and not args.target_data:
         raise UsageError("--target-data", f"--method {args.method} needs the data dir of the target speakers")

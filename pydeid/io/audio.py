@@ -18,6 +18,7 @@ import numpy as np
 import soundfile as sf
 
 from .atomic import atomic_write
+from .audio_checks import AudioInputError, check_finite, mix_down
 from .errors import FormatError
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,12 @@ def to_mono_rate(data: np.ndarray, rate: int, sr: int | None, where: str, strict
         if strict:
             raise AudioError(where, None, f"{data.shape[1]} channels, expected mono")
         _warn_once(("mix", data.shape[1]), f"{where}: mixing {data.shape[1]} channels down to mono")
-        data = data.mean(axis=1)
+        data = mix_down(data, where)   # the API's mix-down too (pydeid.io.audio_checks)
+    if not np.isfinite(data).all():
+        try:
+            check_finite(data, where)
+        except AudioInputError as e:
+            raise AudioError(where, None, str(e).split(": ", 1)[-1]) from None
     if sr is not None and rate != sr:
         if strict:
             raise AudioError(where, None, f"sample rate {rate} Hz, expected {sr} Hz")
@@ -204,8 +210,10 @@ def audio_duration(spec: str) -> float:
     return len(data) / rate
 
 
-def write_audio(path: str | os.PathLike, wav: np.ndarray, sr: int, subtype: str = "PCM_16") -> None:
-    """Write a mono wav atomically (temp file + rename). Float input is clipped to [-1, 1]."""
+def write_audio(path: str | os.PathLike, wav: np.ndarray, sr: int, subtype: str = "PCM_16",
+                tmp_dir: str | os.PathLike | None = None) -> None:
+    """Write a mono wav atomically (temp file + rename; the temp file in `tmp_dir` when given, see
+    atomic.partial_dir). Float input is clipped to [-1, 1]."""
     path = Path(path)
     wav = np.asarray(wav)
     if not np.all(np.isfinite(wav)):
@@ -213,5 +221,5 @@ def write_audio(path: str | os.PathLike, wav: np.ndarray, sr: int, subtype: str 
     if np.issubdtype(wav.dtype, np.floating):
         wav = np.clip(wav, -1.0, 1.0)
     fmt = {".wav": "WAV", ".flac": "FLAC"}.get(path.suffix.lower(), "WAV")
-    with atomic_write(path, "wb", encoding=None) as f:
+    with atomic_write(path, "wb", encoding=None, tmp_dir=tmp_dir) as f:
         sf.write(f, wav, sr, subtype=subtype, format=fmt)

@@ -25,10 +25,12 @@ def check_keys(path, text: str, conf: dict, allowed, where: str = "") -> None:
                                                       f"{', '.join(sorted(allowed))}")
 
 
-def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None, values: dict | None = None) -> dict:
+def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None, values: dict | None = None,
+              lists=()) -> dict:
     """The mapping of a YAML file. allowed: the top-level keys it may hold (None: any); nested: {key: allowed
     sub-keys} for keys whose value is itself a mapping (e.g. world: {f0_method, frame_period, fft_size});
-    values: {key: allowed names} for keys whose value (or each item of a list value) is a name."""
+    values: {key: allowed names} for keys whose value (or each item of a list value) is a name; lists: keys whose
+    value must be a list (a string there would be read letter by letter)."""
     import yaml
     path = Path(path)
     try:
@@ -56,6 +58,11 @@ def load_yaml(path: str | os.PathLike, allowed=None, nested: dict | None = None,
         if not isinstance(sub, dict):
             raise FormatError(path, _key_line(text, key), f"'{key}' must be a mapping")
         check_keys(path, text, sub, sub_allowed, where=f"{key}.")
+    for key in lists:
+        v = conf.get(key)
+        if v is not None and not isinstance(v, list):
+            raise FormatError(path, _key_line(text, key), f"{key} must be a list (e.g. {key}: [{v}]), got "
+                                                          f"{type(v).__name__} {v!r}")
     for key, names in (values or {}).items():
         v = conf.get(key)
         items = v if isinstance(v, list) else [] if v is None else [v]

@@ -352,8 +352,9 @@ def copy_file_atomic(src: Path, dst: Path) -> None:
 
 
 def write_datadir_atomic(d: DataDir, out: str | os.PathLike, extra: dict[str, dict[str, str]] | None = None,
-                         extra_text: dict[str, str] | None = None) -> Path:
-    """Write a whole data dir into a temp sibling, then swap it in: no half-written dir is ever visible."""
+                         extra_text: dict[str, str] | None = None, extra_dirs: dict[str, Path] | None = None) -> Path:
+    """Write a whole data dir into a temp sibling, then swap it in: no half-written dir is ever visible.
+    extra_dirs: {name: dir} moved into the new data dir (dirs on the same file system, e.g. temp siblings)."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
@@ -363,6 +364,8 @@ def write_datadir_atomic(d: DataDir, out: str | os.PathLike, extra: dict[str, di
             write_kaldi_map(tmp / name, table)
         for name, body in (extra_text or {}).items():
             (tmp / name).write_text(body, encoding="utf-8")
+        for name, src in (extra_dirs or {}).items():
+            os.replace(src, tmp / name)
         old = None
         if out.exists():
             old = out.parent / f".{out.name}.old.{os.getpid()}"

@@ -21,6 +21,7 @@ from pathlib import Path
 from pydeid.io import (ENTITY_TYPES, DataDir, FormatError, Sentence, check_data_audio, atomic_write_text, audio_duration, ctm_by_utt, read_audio, read_conll,
                        read_ctm, write_audio)
 
+from pydeid.io.atomic import partial_dir, remove_stale_temps
 from pydeid.text.hidden_types import describe
 
 from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
@@ -124,6 +125,9 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
 
     wav_dir = Path(wav_dir) if wav_dir else out / "wav"
     wav_dir.mkdir(parents=True, exist_ok=True)
+    # temp files live outside the published dir until renamed in; an older or killed run's leftovers go
+    tmp_dir = partial_dir(wav_dir.parent)
+    remove_stale_temps(wav_dir)
     config = {"tagset": sorted(tagset), "pad": opts.pad, "absorb_gaps": opts.absorb_gaps, "fill": opts.fill, "noise_dbfs": opts.noise_dbfs,
               "ramp": opts.ramp, "seed": opts.seed, "tags_sha": _sha(tags_path), "ctm_sha": _sha(ctm_path)}
     cfg_file = wav_dir / "mask_config.json"
@@ -156,7 +160,7 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         iv = mask_intervals(ents, opts.pad, dur)
         stats["masked_seconds_x1000"] += int(round(1000 * sum(b - a for a, b in iv)))
         masked = apply_mask(wav, sr, iv, opts.fill, opts.noise_dbfs, opts.ramp, utt_rng(opts.seed, utt))
-        write_audio(dst, masked, sr)
+        write_audio(dst, masked, sr, tmp_dir=tmp_dir)
         stats["written"] += 1
     # tables last: the output dir becomes a valid data dir only when every audio file exists
     if not keep:

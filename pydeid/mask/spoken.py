@@ -45,6 +45,7 @@ import numpy as np
 from pydeid.io import (CtmEntry, DataDir, FormatError, Sentence, atomic_write_text, read_audio, read_ctm,
                        write_audio)
 from pydeid.io.ctm import ctm_by_utt, write_ctm
+from pydeid.io.atomic import partial_dir, remove_stale_temps
 from pydeid.io.secrets import check_secret_path, write_secret_json
 
 from pydeid.text.hidden_types import describe
@@ -662,6 +663,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
         return {"utterances": len(d.utts), "checked": True, "hidden": describe(tagset)}
     wav_dir = Path(wav_dir) if wav_dir else out / "wav"
     wav_dir.mkdir(parents=True, exist_ok=True)
+    tmp_dir = partial_dir(wav_dir.parent)   # temp files outside the published dir (pydeid.io.atomic)
+    remove_stale_temps(wav_dir)
     plan_dir = secret_dir / "spoken_plan"
     plan_dir.mkdir(parents=True, exist_ok=True)
     plan_dir.chmod(0o700)
@@ -706,7 +709,7 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
                    "rate": [e["rate"] for e in sec["intervals"] if e["tokens"]],
                    "delta": (len(y) - len(wav)) / SR}
             sec["output"] = pub
-            write_audio(dst, y, SR)           # the secret last: it marks the utterance as done
+            write_audio(dst, y, SR, tmp_dir=tmp_dir)   # the secret last: it marks the utterance as done
             write_secret_json(secret, sec, forbidden_dirs=[out, data])
             stats["written"] += 1
         stats["utterances"] += 1

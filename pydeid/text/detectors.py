@@ -86,7 +86,8 @@ class DetectionConfig:
             d = load_yaml(path, allowed=dataclass_keys(cls), nested={"grammar": dataclass_keys(GrammarConfig)},
                           values={"detectors": names, "priority": names + ("grammar:precise",),
                                   "combine": ("union", "priority"), "filters_off": tuple(FILTERS),
-                                  "rules_off": tuple(RULE_GROUPS)})
+                                  "rules_off": tuple(RULE_GROUPS)},
+                          lists=("detectors", "priority", "filters_off", "rules_off"))
         d.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**d)
 
@@ -141,6 +142,10 @@ class Detection:
     def __init__(self, cfg: DetectionConfig):
         self.cfg = cfg
         self.detectors = {}
+        for key in ("detectors", "priority", "filters_off", "rules_off"):
+            v = getattr(cfg, key)
+            if v is not None and not isinstance(v, (list, tuple)):
+                raise ValueError(f"{key} must be a list of names (e.g. {key}=[{v!r}]), got {type(v).__name__} {v!r}")
         names = cfg.detector_names()
         for f in cfg.filters_off:
             if f not in FILTERS:

@@ -156,6 +156,11 @@ def test_run_sh_deid_stages_on_librispeech_mini(repo_root, librispeech_mini_dir,
     orig = DataDir.read(data / "dev_clean_2")
     assert not set(neutral.wav_scp.values()) & set(orig.wav_scp.values())   # no original audio in the corpus
     assert all(str(data / "dev_clean_2_neutral") in v for v in neutral.wav_scp.values())
+    # published: no original speaker, chapter or utterance id anywhere, no gender file
+    from pydeid.io.id_leaks import find_id_leaks, ids_of_data_dir
+    assert not set(neutral.utts) & set(orig.utts)
+    assert find_id_leaks(data / "dev_clean_2_neutral", ids_of_data_dir(data / "dev_clean_2")) == []
+    assert not [p for p in (data / "dev_clean_2_neutral").iterdir() if "gender" in p.name]
     for name in ("dev_clean_2_voicemask", "dev_clean_2_trial_voicemask", "dev_clean_2_enroll_voicemask_a",
                  "dev_clean_2_text"):
         validate_data_dir(data / name)

@@ -1,6 +1,6 @@
 """egs/speechocean762/s5 stage 4b at tiny size with its defaults: the default detectors tag the test set, the neutral
 corpus is built in both modes from the publisher's conversion, both leak checks pass, no original entity word of any
-utterance is left in either published text, and the table gives each mode's WER with a speaker-bootstrap interval."""
+utterance is left in either text, the published dirs hold no original id or gender file, and the table gives each mode's WER with a speaker-bootstrap interval."""
 
 from __future__ import annotations
 
@@ -34,9 +34,15 @@ def test_tiny_neutral_corpus_both_modes(repo_root, tmp_path, recipe_copy):
     sensitive = {w for s in tags for a, b, _ in s.spans() for t in s.tokens[a:b] for w in pieces(t) if content_word(w)}
     data = rec / "data"
     src = read_kaldi_map(data / "test_neutral_src" / "utt2spk")
-    for mode in ("silence", "spoken"):
+    exp = rec / "exp" / "neutral"
+    from pydeid.io.id_leaks import find_id_leaks, ids_of_data_dir
+    for mode, work in (("silence", exp / "silence" / "masked"), ("spoken", exp / "spoken" / "filled")):
         d = data / f"test_neutral_{mode}"
-        text = read_kaldi_map(d / "text", require_value=False)
+        # the published dir: pseudonymous ids only, no gender file, the same number of utterances as its working dir
+        assert find_id_leaks(d, ids_of_data_dir(data / "test_neutral_src")) == [], mode
+        assert not [p.name for p in d.iterdir() if "gender" in p.name or p.suffix == ".conll"], mode
+        assert len(read_kaldi_map(d / "utt2spk")) == len(read_kaldi_map(work / "utt2spk"))
+        text = read_kaldi_map(work / "text", require_value=False)
         assert set(text) <= set(src)
         for u, t in text.items():
             orig = next(s for s in tags if s.id == u)
@@ -44,7 +50,6 @@ def test_tiny_neutral_corpus_both_modes(repo_root, tmp_path, recipe_copy):
             said = {w for t2 in t.split() for w in pieces(t2)} - plain
             assert not said & sensitive, (mode, u, said & sensitive)
         assert "test_neutral_src" not in (d / "wav.scp").read_text() and str(root) not in (d / "wav.scp").read_text()
-    exp = rec / "exp" / "neutral"
     assert "leaks: audio 0, text 0, unverifiable 0, original audio refs 0" in (exp / "silence/verify/verify.txt").read_text()
     assert "leaks: audio 0, uncovered entities 0, unverifiable 0, inserts saying an original 0, original audio refs 0" \
         in (exp / "spoken/verify/verify.txt").read_text()

@@ -292,7 +292,11 @@ def test_run_sh_deid_stages_on_fixture(recipe_copy, corpus, tmp_path):
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     for s in ("train", "dev", "test"):
         neutral = DataDir.read(rec / "data" / f"{s}_neutral", check_audio=True)
-        assert neutral.utts and set(neutral.utts) <= set(DataDir.read(rec / "data" / s).utts)
+        from pydeid.io.id_leaks import find_id_leaks, ids_of_data_dir
+        orig = DataDir.read(rec / "data" / s)
+        assert neutral.utts and len(neutral.utts) <= len(orig.utts) and not set(neutral.utts) & set(orig.utts)
+        assert find_id_leaks(rec / "data" / f"{s}_neutral", ids_of_data_dir(rec / "data" / s)) == []
+        assert neutral.spk2gender is None and neutral.utt2gender is None
         validate_data_dir(rec / "data" / f"{s}_text")
     for name in ("train_voicemask_s1", "test_enroll_voicemask_s1", "test_trial_voicemask"):
         validate_data_dir(rec / "data" / name)

@@ -29,16 +29,30 @@ def work(repo_root, mini_corpus, tmp_path):
     return tmp_path
 
 
-def test_make_neutral_converts_masks_and_verifies(repo_root, work):
-    args = ("steps/make_neutral.sh", "--voice", "mcadams:-", "--source-data", "data/src", "--seed", "0",
+def _ids(d):
+    return set(d.utt2spk) | set(d.utt2spk.values())
+
+
+def test_make_neutral_converts_masks_verifies_and_publishes(repo_root, work):
+    """Every option at its default: convert, mask, verify, then publish with keyed pseudonymous ids and no gender,
+    the key drawn at the first run (0600, exp/secrets); a rerun redoes nothing."""
+    args = ("steps/make_neutral.sh", "--voice", "mcadams:-", "--source-data", "data/src",
             "--results", "RESULTS.md", "--name", "src (gold CTM)", "data/src_mcadams", "data/src/tags.conll",
             "data/src/words.ctm", "exp/mask/src", "data/src_neutral")
     r = _step(repo_root, work, *args)
     assert r.returncode == 0, r.stdout + r.stderr
+    assert "cannot be replayed without it" in r.stdout and "gender not published" in r.stdout, r.stdout
+    assert (work / "exp/secrets/publisher.key").stat().st_mode & 0o777 == 0o600
     orig, conv = DataDir.read(work / "data/src"), DataDir.read(work / "data/src_mcadams", check_audio=True)
     neutral = DataDir.read(work / "data/src_neutral", check_audio=True)
-    assert neutral.utts == conv.utts == orig.utts and len(orig.utts) == 2
+    assert len(neutral.utts) == len(conv.utts) == len(orig.utts) == 2
+    assert not _ids(neutral) & _ids(orig)                                    # pseudonymous ids only
+    published = {p.name for p in (work / "data/src_neutral").iterdir()}
+    assert not {"spk2gender", "utt2gender", "tags.conll", "words.ctm"} & published, published
+    assert not list((work / "data/src_neutral").rglob(".*"))                  # no hidden temp or config file
     assert not set(neutral.wav_scp.values()) & set(orig.wav_scp.values())    # no original audio in the corpus
+    idmap = list((work / "exp/secrets").glob("idmap.src_neutral.*.json"))
+    assert len(idmap) == 1 and (idmap[0].stat().st_mode & 0o777) == 0o600
     assert (work / "exp/voice/src_mcadams/secrets/voice_plan.json").is_file()   # the conversion's secrets, outside
     assert not list((work / "data").rglob("voice_plan.json"))
     assert (work / "exp/mask/src/verify").is_dir() and "src (gold CTM)" in (work / "RESULTS.md").read_text()
@@ -46,8 +60,40 @@ def test_make_neutral_converts_masks_and_verifies(repo_root, work):
               if len(ln.split()) == 2 and ln.split()[1] != "O"}
     assert hidden and not hidden & set(" ".join(neutral.text.values()).split())   # tagged words gone from the text
     mtime = (work / "data/src_neutral/wav.scp").stat().st_mtime
-    r = _step(repo_root, work, *args)   # a rerun: nothing redone, the check runs again
+    r = _step(repo_root, work, *args)   # a rerun: nothing redone, the checks run again
     assert r.returncode == 0 and (work / "data/src_neutral/wav.scp").stat().st_mtime == mtime, r.stderr
+
+
+def _neutral_run(repo_root, work, *opts):
+    args = ("steps/make_neutral.sh", "--voice", "voicemask:-", "--source-data", "data/src", *opts,
+            "data/src_voicemask", "data/src/tags.conll", "data/src/words.ctm", "exp/mask/src", "data/src_neutral")
+    r = _step(repo_root, work, *args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    d = DataDir.read(work / "data/src_neutral", check_audio=True)
+    return r, d, {u: open(v, "rb").read() for u, v in d.wav_scp.items()}
+
+
+@pytest.mark.slow
+def test_default_runs_draw_their_own_key_and_a_resume_reuses_it(repo_root, work, tmp_path_factory):
+    """No --seed: a publisher's key from os.urandom, so two publishers get different ids and audio (VoiceMask's
+    random warps); a rerun from scratch with the same key gives byte-identical output; --seed N says it can be
+    replayed."""
+    import shutil
+    _, d1, a1 = _neutral_run(repo_root, work)
+    other = tmp_path_factory.mktemp("other")
+    for name in ("steps", "utils", "conf"):
+        (other / name).symlink_to(repo_root / name)
+    shutil.copytree(work / "data/src", other / "data/src")
+    _, d2, a2 = _neutral_run(repo_root, other)
+    assert not set(d1.utts) & set(d2.utts) and not set(a1.values()) & set(a2.values())
+    for p in ("data/src_voicemask", "data/src_neutral", "exp/mask", "exp/voice"):
+        shutil.rmtree(work / p)
+    _, d3, a3 = _neutral_run(repo_root, work)
+    assert d3.utts == d1.utts and a3 == a1
+    shutil.rmtree(other / "data/src_neutral")
+    r, d4, _ = _neutral_run(repo_root, other, "--seed", "0", "--keep-gender", "true")
+    assert "anyone who knows the seed can replay" in r.stdout and "gender published" in r.stdout, r.stdout
+    assert d4.spk2gender and set(d4.spk2gender) == set(d4.utt2spk.values())
 
 
 @pytest.mark.slow
@@ -65,3 +111,33 @@ def test_convert_voice_skips_finished_outputs_and_checks_specs(repo_root, work):
     assert r.returncode == 1 and "vtln needs --target-data" in r.stderr and not (work / "data/c").exists()
     r = _step(repo_root, work, "steps/convert_voice.sh", "mcadams", "data/src")   # an empty list: nothing to do
     assert r.returncode == 0
+
+
+def test_two_outputs_sharing_an_exp_folder_are_refused(repo_root, work):
+    """a/x and b/x would share exp/voice/x: the second run is refused with one line before any work (the first's
+    secret plan stays); the same output may rerun."""
+    r = _step(repo_root, work, "utils/claim_exp_dir.sh", "exp/voice/x", "data/a/x")   # as a first run does
+    assert r.returncode == 0 and (work / "exp/voice/x/owner").read_text().strip() == str(work / "data/a/x")
+    r = _step(repo_root, work, "steps/convert_voice.sh", "mcadams", "data/src", "-:0:data/b/x")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "exp/voice/x holds the secrets and logs of" in r.stderr and "data/b/x" in r.stderr
+    assert not (work / "data/b/x").exists()
+    assert _step(repo_root, work, "utils/claim_exp_dir.sh", "exp/voice/x", "data/a/x").returncode == 0
+
+
+def test_mask_words_leaves_no_temp_file_inside_the_published_dir(repo_root, work):
+    """A killed run used to leave .<utt>.wav.<random>.tmp inside wav/; temp files now live in a sibling
+    .<out>.partial dir, and a rerun removes the stale ones of older runs."""
+    wav = work / "data/out/wav"
+    wav.mkdir(parents=True)
+    (wav / ".u1.wav.abc123.tmp").write_bytes(b"half a wav")
+    partial = work / "data/.out.partial"
+    partial.mkdir()
+    (partial / ".u2.wav.def456.tmp").write_bytes(b"half a wav")
+    r = _step(repo_root, work, "steps/mask_words.sh", "data/src", "data/src/tags.conll", "data/src/words.ctm",
+              "exp/mask/out", "data/out")
+    assert r.returncode == 0, r.stderr
+    assert not list((work / "data/out").rglob(".*.tmp")) and not partial.exists()
+    r = _step(repo_root, work, "steps/mask_words.sh", "data/src", "data/src/tags.conll", "data/src/words.ctm",
+              "exp/mask/out", "data/out2")
+    assert r.returncode == 1 and "exp/mask/out holds the secrets and logs of" in r.stderr

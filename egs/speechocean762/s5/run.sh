@@ -431,7 +431,7 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
     v=$(vname "${vc%%:*}" "${vc#*:}")
     done_ok "data/test_wer_$v" || { log "no data/test_wer_$v (stage 3 not run): not masked"; continue; }
     steps/make_neutral.sh --source-data data/test_wer --seed "$seed" --tags "$mask_tags" --on-untimed drop --nj 1 \
-      --cmd "$train_cmd" --results "$results" --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_$v" \
+      --publish false --cmd "$train_cmd" --results "$results" --name "test_wer_$v (pocketsphinx CTM)" "data/test_wer_$v" \
       exp/tags/test/tags.conll $ctm "exp/mask/test_wer_$v" "data/test_wer_${v}_masked"
   done
 fi
@@ -462,12 +462,16 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
     --tags "$mask_tags" --on-untimed drop --nj 1 --cmd "$train_cmd" --results "$results" \
     --name "test_neutral_silence ($nv, pocketsphinx CTM)" "$conv" exp/tags/test/tags.conll $ctm $nd/silence \
     data/test_neutral_silence
-  # the spoken fill refuses (one line, nothing written) when a surrogate of data/test_text would say an original
+  # the spoken fill refuses (one line, nothing written) when a surrogate of data/test_text would say an original;
+  # it fills the working dir $nd/spoken/filled (original ids: checked and measured here), published after the check
   steps/mask_spoken.sh --tags "$mask_tags" --seed "$seed" --nj 1 --cmd "$train_cmd" --secret-dir exp/secrets/neutral_spoken \
-    "$conv" exp/tags/test/tags.conll data/test_text/tags.conll $ctm $nd/spoken data/test_neutral_spoken
+    "$conv" exp/tags/test/tags.conll data/test_text/tags.conll $ctm $nd/spoken $nd/spoken/filled
   steps/verify_spoken.sh --tags "$mask_tags" --secret-dir exp/secrets/neutral_spoken --orig-data $src \
-    --results "$results" --name "test_neutral_spoken ($nv, pocketsphinx CTM)" data/test_neutral_spoken \
+    --results "$results" --name "test_neutral_spoken ($nv, pocketsphinx CTM)" $nd/spoken/filled \
     exp/tags/test/tags.conll $ctm $nd/spoken/verify
+  steps/publish_data.sh --seed "$seed" --orig-data "$src $conv" $nd/spoken/filled $nd/spoken data/test_neutral_spoken
+  # the published dirs (data/test_neutral_{silence,spoken}) have pseudonymous ids: the WER below is measured on
+  # the working dirs, same audio and text under the original ids
   if [ "$transcripts" = asr ]; then   # the same utterances de-identified from Whisper's hypothesis and word times
     steps/mask_from_asr.sh --nj 1 --cmd "$train_cmd" --model "$whisper_model" --tags "$mask_tags" --seed "$seed" \
       --results "$results" --name "test_neutral_asr ($nv, Whisper $whisper_model)" $src "$conv" $nd/asr \
@@ -479,10 +483,10 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
   fi
   # WER where the modes differ: the utterances with a hidden entity (the others are the same audio and text in
   # both modes); the conversion alone on them, against the original text, is the reference (--neutral-reference)
-  decs="silence:test_neutral_silence spoken:test_neutral_spoken"
-  $neutral_reference && decs+=" converted:test_neutral_src_$nv"
+  decs="silence:$nd/silence/masked spoken:$nd/spoken/filled"
+  $neutral_reference && decs+=" converted:data/test_neutral_src_$nv"
   for d in $decs; do
-    m=${d%%:*}; full=data/${d#*:}; sub=${full}_ent
+    m=${d%%:*}; full=${d#*:}; sub=${full}_ent
     if ! done_ok $sub || [ $sub/text -ot $full/text ]; then
       awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' $full/utt2spk $nd/entity_utts >$nd/utts_$m
       rm -rf $sub; utils/subset_data_dir.sh --utt-list $nd/utts_$m $full $sub >/dev/null
@@ -491,7 +495,7 @@ if [ $stage -le 4 ] && [ $stop_stage -ge 4 ] && $neutral_corpus; then
     steps/score.sh --results $nd/RESULTS.asr.md $sub $nd/decode_${neutral_lm}_$m | grep -E "^\|.*WER" || true
   done
   pydeid neutral-results --exp $nd --lm "$neutral_lm" --voice "$nv" --conversion "$conv" --utt2spk $src/utt2spk \
-    --tags exp/tags/test/tags.conll --spoken-tags data/test_neutral_spoken/tags.conll --results "$results" \
+    --tags exp/tags/test/tags.conll --spoken-tags $nd/spoken/filled/tags.conll --results "$results" \
     >$nd/results.md
   cat $nd/results.md
 fi
@@ -654,7 +658,8 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ] && $espnet; then
     data/train_neutral
   for s in train_asr dev_asr; do   # the same split (an utterance dropped as untimed stays out)
     if ! done_ok "data/${s}_neutral"; then
-      awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' data/train_neutral/utt2spk "data/$s/utt2spk" >data/.asr_utts
+      # data/train_neutral is published (pseudonymous ids): the split's ids through the secret id map
+      pydeid map-ids --secret-dir exp/secrets data/train_neutral "data/$s/utt2spk" >data/.asr_utts
       utils/subset_data_dir.sh --utt-list data/.asr_utts data/train_neutral "data/${s}_neutral" >/dev/null
       rm -f data/.asr_utts
     fi

@@ -165,7 +165,11 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
     d=exp/asr_$model/decode_${model}_$s   # unique basename: it keys the RESULTS.md section
     [ -s "$d/text" ] || steps/decode_asr.sh --nj "$decode_nj" --cmd "$decode_cmd" "exp/asr_$model" "data/$s" "$d"
     # A.3 subsets (EN/DE speakers, DA/DB domains ...) of the utterances this set still holds
-    utils/filter_scp.pl "data/$s/utt2spk" data/test/utt2subset > "$d/utt2subset"
+    if [ "$s" = test_neutral ]; then   # published: pseudonymous ids, through the secret id map
+      pydeid map-ids --keep-rest --secret-dir exp/secrets "data/$s" data/test/utt2subset > "$d/utt2subset"
+    else
+      utils/filter_scp.pl "data/$s/utt2spk" data/test/utt2subset > "$d/utt2subset"
+    fi
     steps/score.sh --subsets "$d/utt2subset" --results "$results" \
       --title "ASR trained on $model data, decoded on $s" "data/$s" "$d"
   done
