@@ -63,6 +63,7 @@ import numpy as np
 
 from ..common import log_f0_stats
 from ..method import VoiceMethod
+from ..target_selection import MODES as TARGET_SELECTIONS
 from ..warping import bilinear, bin_omegas, warp_log_envelope
 from ..world import WorldConfig, analyze, finalize, synthesize
 from .f0_map import map_f0
@@ -394,5 +395,6 @@ GROUPS = {
 METHOD = VoiceMethod(
     name="vtln", params=VtlnParams, build=build_vtln_params, draw=draw_vtln,
     summary="class-wise bilinear warps towards a target speaker of a pool, log-F0 mapped (Sundermann and Ney 2003)",
-    config_keys={"k": None, "target_gender": ("same", "any")}, gendered=True, speaker_targets=True,
+    config_keys={"k": None, "target_gender": ("same", "any"), "target_selection": TARGET_SELECTIONS},
+    gendered=True, speaker_targets=True,
     phone_classes=_phone_classes, groups=GROUPS)
