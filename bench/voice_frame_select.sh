@@ -18,6 +18,11 @@ else
   for spec in "11 $work/${set}_trial $trial pub" "22 $work/${set}_att $att att"; do
     read -r seed in out who <<<"$spec"
     utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue
+    # the attacker's matching set is the publisher's (same target data, all its speakers): built once
+    pool=$work/exp/${set}_${name}_pub/frame_pool.npz
+    if [ "$who" = att ] && [ -f "$pool" ] && [ ! -f "$work/exp/${set}_${name}_att/frame_pool.npz" ]; then
+      mkdir -p "$work/exp/${set}_${name}_att"; cp "$pool" "$work/exp/${set}_${name}_att/"
+    fi
     start=$(date +%s)
     nice -n 10 steps/transform_voice.sh --seed "$seed" --resume true "$@" "$in" "$work/exp/${set}_${name}_$who" "$out"
     echo "$name $who: $(( $(date +%s) - start )) s wall" >> "$work/times.log"
@@ -35,4 +40,5 @@ for d, suf in ((sys.argv[2], "train"), (sys.argv[3], "enroll")):
     np.savez(sys.argv[1].replace("_att.npz", f"_{suf}.npz"), **{u: z[u] for u in utts})
 PY
 python $py score --train "$emb/${name}_train.npz" --enroll "$emb/${name}_enroll.npz" --trial "$emb/${name}_trial.npz" \
-  --trials "$work/${set}_trial/trials" --utt2spk "$work/${set}_utt2spk" --name "$name" --out "$work/${set}_results.json"
+  --trials "$work/${set}_trial/trials" --utt2spk "$work/${set}_utt2spk" --name "$name" --out "$work/${set}_results.json" \
+  --orig-enroll "$emb/original_enroll.npz"

@@ -182,7 +182,7 @@ done
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
-  case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  case $m in voicemask|vtln|mcadams|frame_select) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
   if [ $m = vtln ]; then
     case $st in 1|2|3) ;; [123]_*) utils/voice_config.sh "conf/voice/vtln_${st#*_}.yaml" >/dev/null 2>&1 ||
       { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
@@ -313,8 +313,9 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
 fi
 
 # the conversions (steps/convert_voice.sh): VTLN targets modelled on data/train_vtln, one target pool per party and
-# seed (exp/voice/vtln_pool_<pub|shift>_s<seed>.npz); VoiceMask's pitch-target pool: the train_xv speakers
-ctargets="--target-data data/train_vtln --pitch-target-data data/train_xv"
+# seed (exp/voice/vtln_pool_<pub|shift>_s<seed>.npz); VoiceMask's pitch-target pool and frame selection's matching
+# set: the train_xv speakers (all their utterances: the more target speech, the better the match)
+ctargets="--target-data data/train_vtln --pitch-target-data data/train_xv --frame-target-data data/train_xv"
 cvopts=(--nj "$nj" --cmd "$train_cmd" $ctargets)
 vtln_opts() {  # vtln_opts <variant|-> <max-targets> <pool-tag>: a VTLN pass's options (config, -T, pool), one line
   local o="--max-targets $2 --pool-file exp/voice/vtln_pool_$3_s{seed}.npz"
