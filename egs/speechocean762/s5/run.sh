@@ -176,7 +176,7 @@ done
 case $extra_rows_front_end in energy|none) ;; *)
   echo "$0: --extra-rows-front-end must be energy or none, not '$extra_rows_front_end'" >&2; exit 1 ;; esac
 for att in $attackers; do
-  case ${att%%:*} in xvector|ecapa) ;; *) echo "$0: unknown attacker '${att%%:*}' in --attackers (known: xvector ecapa)" >&2; exit 1 ;; esac
+  case ${att%%:*} in xvector|ecapa|ge2e) ;; *) echo "$0: unknown attacker '${att%%:*}' in --attackers (known: xvector ecapa ge2e)" >&2; exit 1 ;; esac
   [ -f "${att#*:}" ] || { echo "$0: --attackers $att: no config ${att#*:}" >&2; exit 1; }
 done
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
@@ -637,6 +637,8 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
         "${xe[@]}" "$torig" "$xorig" >"$adir/train_original.log" 2>&1 &
       tpid=$!
       common=(--seed "$aseed" --xvector-config "$acfg" --vad "$fe" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
+      # the pretrained encoder (nothing trained unless its config fine-tunes): its back-ends, incl. LDA + whitening
+      [ $am = ge2e ] && common+=(--backends cosine,lda,plda)
       for vc in $voice_configs; do   # semi-informed first: VPC 2024 ranks by it; all training utterances converted
         m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
         opts=(--orig-trial data/test_trial --pitch-cache "exp/attack$xtag/pitch_$v.json")
