@@ -384,6 +384,7 @@ def _phone_classes(conf: dict) -> bool:
 # The YAML groups of the options (conf/voice/vtln*.yaml; pydeid.voice.configs reads them into the flat fields).
 GROUPS = {
     "warping": ("warp_scale", "warp_jitter", "n_average", "near_targets", "near_f0_drawn", "target_gender",
+                "target_selection",
                 "convert_envelope"),
     "classes": ("classes", "k", "phone_min_frames", "class_shift", "residual_scale", "class_shift_from_hz",
                 "class_shift_lifter", "class_temperature", "unvoiced_shift"),
