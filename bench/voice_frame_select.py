@@ -9,6 +9,7 @@ linkability and the attacker's training accuracy.
   python bench/voice_frame_select.py score --train T.npz --enroll E.npz --trial R.npz --trials F --utt2spk FILE \
         --name N --out results.json
   python bench/voice_frame_select.py table results.json [--ref NAME]
+  python bench/voice_frame_select.py ignorant --enroll E.npz --trials F --utt2spk FILE T1.npz [T2.npz ...]
 """
 
 from __future__ import annotations
@@ -205,6 +206,34 @@ def table(a) -> None:
         print(line)
 
 
+def ignorant(a) -> None:
+    """Original enrolment against trial sets (original or converted), cosine: EER [95 %] / D_sys of each, and the
+    paired difference of each against the first."""
+    from pydeid.attack.metrics import eer, eer_bootstrap, linkability, percentile_ci
+    u2s = dict(ln.split() for ln in open(a.utt2spk) if ln.strip())
+    enr = {}
+    for u, e in _load(a.enroll).items():
+        enr.setdefault(u2s[u], []).append(e)
+    enr = {s: _unit(np.mean(_unit(np.vstack(v)), 0)) for s, v in enr.items()}
+    trials = [ln.split() for ln in open(a.trials) if ln.strip()]
+    first = None
+    for path in a.trial_sets:
+        ri = _load(path)
+        sc = np.array([float(enr[s] @ _unit(ri[u])) for s, u, _ in trials])
+        is_t = np.array([t == "target" for *_, t in trials])
+        boot = 100 * eer_bootstrap(sc, is_t, [s for s, *_ in trials], [u2s[u] for _, u, _ in trials], 1000, 0)
+        e = 100 * eer(sc[is_t], sc[~is_t])[0]
+        lo, hi = percentile_ci(boot)
+        line = f"{Path(path).stem}: EER {e:.1f} [{lo:.1f}, {hi:.1f}] / {linkability(sc[is_t], sc[~is_t])[0]:.2f}"
+        if first is None:
+            first = (e, boot)
+        else:
+            d = boot - first[1]
+            d = d[np.isfinite(d)]
+            line += f"  vs first {e - first[0]:+.1f} [{np.quantile(d, .025):+.1f}, {np.quantile(d, .975):+.1f}]"
+        print(line)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -215,6 +244,10 @@ def main(argv=None):
         c.add_argument(f"--{k}", required=True)
     c.add_argument("--orig-enroll", default=None)
     t = sub.add_parser("table"); t.add_argument("results"); t.add_argument("--ref", default=None)
+    g = sub.add_parser("ignorant")
+    for k in ("enroll", "trials", "utt2spk"):
+        g.add_argument(f"--{k}", required=True)
+    g.add_argument("trial_sets", nargs="+")
     a = p.parse_args(argv)
     if a.cmd == "split":
         split(a.train, a.work)
@@ -222,6 +255,8 @@ def main(argv=None):
         embed(a.data, a.out)
     elif a.cmd == "score":
         score(a)
+    elif a.cmd == "ignorant":
+        ignorant(a)
     else:
         table(a)
 
