@@ -171,10 +171,8 @@ def _frame_pool(args, method, params, world, path, progress):
             method.frame_pool(args.target_data, speakers, params, world, progress).save(path)
         except ValueError as e:
             raise FormatError(Path(args.target_data) / "utt2spk", None, str(e)) from None
-    import numpy as np
-    with np.load(path, allow_pickle=False) as z:   # the pool's speaker names only
-        names = sorted(bytes(z[k]).decode("utf-8") for k in z.files if k.endswith("_name"))
-    return names, C.speaker_genders(td)
+    from pydeid.voice.frame_select import FramePool
+    return FramePool.speaker_names(path), C.speaker_genders(td)
 
 
 def run(args):

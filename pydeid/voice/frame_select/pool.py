@@ -72,6 +72,12 @@ class FramePool:
         np.savez(buf, **arrays)
         atomic_write_bytes(Path(path), buf.getvalue())
 
+    @staticmethod
+    def speaker_names(path: os.PathLike) -> list[str]:
+        """The pool speakers of a saved pool, sorted, without loading its frames."""
+        with np.load(path, allow_pickle=False) as z:
+            return sorted(bytes(z[k]).decode("utf-8") for k in z.files if k.endswith("_name"))
+
     @classmethod
     def load(cls, path: os.PathLike) -> "FramePool":
         import json
