@@ -31,9 +31,10 @@
 #                                     the configs' default) or none; a --model keeps its own (it must match)
 #   --trials ""                       trials file (default <trial-data>/trials)
 #   --orig-trial ""                   original trial data dir: adds the pitch correlation original vs transformed
+#                                     and the gain of voice distinctiveness G_VD (its embeddings by this attacker)
 #   --pitch-cache ""                  JSON file keeping that correlation for the other attacks on the same
 #                                     trial audio (recomputed when the audio changed)
-#   --backends cosine,plda
+#   --backends cosine,plda              comma-separated: cosine, lda (LDA + whitening + cosine), plda
 #   --nj 1  --num-threads ""  --cmd "$train_cmd"
 set -euo pipefail
 
@@ -113,15 +114,22 @@ else
   enroll_xv=$model/xvectors_$(basename "$enroll")
 fi
 trial_xv=$dir/xvectors_trial
+orig_sets=()
+if [ -n "$orig_trial" ]; then   # G_VD: the original trial audio through the same attacker
+  if [ "$model" = "$dir/xvector_nnet" ]; then orig_xv=$dir/xvectors_orig_trial   # its own model
+  else orig_xv=$model/xvectors_$(basename "$orig_trial"); fi
+  orig_sets=("$orig_trial" "$orig_xv")
+fi
 if [ "$nj" -gt 1 ]; then   # (--nj 1: below, in the scoring job)
   eopts=(--nj "$nj" --cmd "$cmd" "${threads[@]}")
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$train" "$train_xv"
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$enroll" "$enroll_xv"
   steps/extract_xvectors.sh "${eopts[@]}" "$model" "$trial" "$trial_xv"
+  [ -z "$orig_trial" ] || steps/extract_xvectors.sh "${eopts[@]}" "$model" "$orig_trial" "$orig_xv"
 fi
 
 sopts=(--scenario "$scenario" --method "$method" --strategy "$strategy" --backends "$backends" --trials "$trials")
-[ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial")
+[ -n "$orig_trial" ] && sopts+=(--orig-trial "$orig_trial" --orig-trial-xvectors "$orig_xv")
 [ -n "$pitch_cache" ] && sopts+=(--pitch-cache "$pitch_cache")
 score=(score-trials "${sopts[@]}" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv" "$dir/scores")
 mkdir -p "$dir/log"
@@ -130,7 +138,7 @@ if [ "$nj" -gt 1 ]; then
 else
   # one job embeds the three sets (what steps/extract_xvectors.sh --nj 1 writes; sets already done are skipped)
   # and scores them: importing torch and speechbrain once takes longer than embedding and scoring small sets
-  sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv")
+  sets=("$train" "$train_xv" "$enroll" "$enroll_xv" "$trial" "$trial_xv" "${orig_sets[@]}")
   echo "$0: ${train_part:+training $model, }embedding $train, $enroll and $trial, scoring (log: $dir/log/score.log)"
   $cmd --num-threads "${num_threads:-1}" "$dir/log/score.log" pydeid chain "${train_part[@]}" \
     extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" ::: \

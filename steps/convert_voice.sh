@@ -5,15 +5,16 @@
 #   vtln: every output in ONE pass (each utterance analysed once; steps/transform_voice_vtln_outputs.sh), a
 #         <strategy>_<variant> output with the config conf/voice/vtln_<variant>.yaml, phone-class configs aligned
 #         into --phone-ali-root first
-#   voicemask, mcadams: one steps/transform_voice.sh run per output (strategy "-": the method's default)
+#   voicemask, mcadams, frame_select: one steps/transform_voice.sh run per output (strategy "-": the method's default)
 #
 # Usage: steps/convert_voice.sh [options] <method> <in-data> [<strategy>:<seed>:<out-data> ...]
-#   <method>: voicemask | vtln | mcadams (pydeid transform-voice checks it); <strategy>: vtln 1 | 2 | 3 [_<variant>],
+#   <method>: voicemask | vtln | mcadams | frame_select (pydeid transform-voice checks it); <strategy>: vtln 1 | 2 | 3 [_<variant>],
 #   the others "-" (or a --strategy value for steps/transform_voice.sh)
 #   --nj 1 --cmd run.pl
 #   --voice-config ""      YAML of method parameters (default: conf/voice/<method>.yaml)
 #   --target-data ""       vtln: the target voices (required by vtln, unused by the other methods)
 #   --pitch-target-data "" voicemask: the speakers of its `pitch_mode: target` pool (unused by the other methods)
+#   --frame-target-data "" frame_select: the target voices and their matching set (required by frame_select)
 #   --pool-file exp/voice/vtln_pool_s{seed}.npz   vtln: the target pool shared by the runs of a seed
 #   --max-targets 100      vtln: target pool size (-T)
 #   --phone-ali-root exp/align_ph   vtln with classes phones: where the input and target voices are aligned
@@ -24,10 +25,11 @@ cmd=${train_cmd:-run.pl}
 voice_config=
 target_data=
 pitch_target_data=
+frame_target_data=
 pool_file="exp/voice/vtln_pool_s{seed}.npz"
 max_targets=100
 phone_ali_root=exp/align_ph
-help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--voice-config \"\"] [--target-data \"\"] [--pitch-target-data \"\"] [--pool-file F] [--max-targets 100] [--phone-ali-root exp/align_ph] <method> <in-data> <strategy>:<seed>:<out-data> ..."
+help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--voice-config \"\"] [--target-data \"\"] [--pitch-target-data \"\"] [--frame-target-data \"\"] [--pool-file F] [--max-targets 100] [--phone-ali-root exp/align_ph] <method> <in-data> <strategy>:<seed>:<out-data> ..."
 . utils/parse_options.sh
 
 if [ $# -lt 2 ]; then
@@ -51,6 +53,9 @@ if [ "$method" = vtln ]; then
     "$in" "$target_data" "$pool_file" "$@"
   exit 0
 fi
+if [ "$method" = frame_select ] && [ -z "$frame_target_data" ]; then
+  echo "$0: frame_select needs --frame-target-data (the target voices)" >&2; exit 1
+fi
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
   utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue   # finished earlier
@@ -58,5 +63,6 @@ for spec in "$@"; do
   [ "$st" = - ] || opts+=(--strategy "$st")
   [ -n "$voice_config" ] && opts+=(--voice-config "$voice_config")
   [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && opts+=(--target-data "$pitch_target_data")
+  [ "$method" = frame_select ] && opts+=(--target-data "$frame_target_data")
   steps/transform_voice.sh "${opts[@]}" "$in" "exp/voice/$(basename "$out")" "$out"
 done

@@ -7,12 +7,14 @@
 # Usage: steps/transform_voice.sh [options] <in-data> <exp-dir> <out-data>
 #   --nj 1                  parallel jobs (whole speakers per job, utils/split_data.sh)
 #   --cmd "$train_cmd"
-#   --method voicemask      voicemask | vtln | mcadams
+#   --method voicemask      voicemask | vtln | mcadams | frame_select
 #   --strategy 3            vtln targets: 1 fixed, 2 per source speaker, 3 per utterance
+#   --target-selection ""   target-based methods: random_per_utterance | per_speaker | per_gender_pseudo |
+#                           pooled_pseudo (pydeid.voice.target_selection; overrides --strategy and the config's)
 #   --max-targets 100       vtln target pool size (-T)
 #   --target-gender ""      vtln: targets of the source speaker's gender (same) or of the whole pool (any);
 #                           default: the config's target_gender, else same
-#   --target-data ""        data dir of the vtln target speakers (required by vtln)
+#   --target-data ""        data dir of the target speakers (required by vtln and frame_select)
 #   --seed ""               empty: drawn from the publisher's key in <exp-dir>/secrets (random at the first run,
 #                           reused after); N: same inputs + seed -> identical audio, whatever --nj (replayable)
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
@@ -35,6 +37,7 @@ nj=1
 cmd=${train_cmd:-run.pl}
 method=voicemask
 strategy=3
+target_selection=
 max_targets=100
 target_gender=
 target_data=
@@ -64,6 +67,7 @@ utils/claim_exp_dir.sh "$dir" "$out" || exit 1   # the exp dir holds this output
 seed=$(utils/publisher_seed.sh "$seed" voice-plan "$dir/secrets" "$data" "$out") || exit 1
 common=(--method "$method" --max-targets "$max_targets")
 [ -n "$target_gender" ] && common+=(--target-gender "$target_gender")
+[ -n "$target_selection" ] && common+=(--target-selection "$target_selection")
 [ -n "$target_data" ] && common+=(--target-data "$target_data")
 [ -n "$voice_config" ] && common+=(--config "$voice_config")
 [ -n "$ali_dir" ] && common+=(--ali-dir "$ali_dir")

@@ -12,15 +12,20 @@ from pathlib import Path
 
 CKPT = "embedding_model.ckpt"   # files of a model directory
 CONFIG = "config.yaml"
+MODELS = ("xvector", "ecapa", "ge2e")
 
 DEFAULTS: dict = {
-    "model": "xvector",          # xvector (Snyder et al. 2018 TDNN) | ecapa (ECAPA-TDNN)
+    "model": "xvector",          # xvector (Snyder et al. 2018 TDNN) | ecapa (ECAPA-TDNN) | ge2e (pretrained GE2E
+                                 # encoder shipped in the resemblyzer wheel, pydeid/attack/pretrained.py)
     "sample_rate": 16000,
     "vad": "energy",             # front-end of training, enrolment and trial audio: energy (Kaldi compute-vad,
                                  # pydeid/attack/vad.py: non-speech frames dropped) | none (whole utterances)
     "n_mels": 40,
     "xvector": {"tdnn_channels": [512, 512, 512, 512, 1500], "lin_neurons": 512},
     "ecapa": {"channels": [512, 512, 512, 512, 1536], "lin_neurons": 192, "attention_channels": 128},
+    # ge2e: the pretrained encoder is used as shipped (finetune_epochs 0) or its last LSTM layer and projection are
+    # fine-tuned on the attacker's training data (pydeid/attack/pretrained_finetune.py)
+    "ge2e": {"finetune_epochs": 0, "finetune_lr": 1.0e-4, "dev_speakers": 0},
     "loss": "aam",               # aam (additive angular margin on a cosine classifier) | softmax (NLL)
     "aam_margin": 0.2,
     "aam_scale": 30.0,
@@ -70,8 +75,12 @@ def load_config(path: str | os.PathLike | None, overrides: dict | None = None) -
             raise FormatError(path, None, f"unknown option(s) {unknown}; known: {sorted(DEFAULTS)}")
     cfg = _merge(DEFAULTS, user)
     cfg = _merge(cfg, overrides or {})
-    if cfg["model"] not in ("xvector", "ecapa"):
-        raise FormatError(path, None, f"model must be 'xvector' or 'ecapa', got '{cfg['model']}'")
+    if cfg["model"] not in MODELS:
+        raise FormatError(path, None, f"model must be one of {', '.join(MODELS)}, got '{cfg['model']}'")
+    if cfg["model"] == "ge2e":
+        unknown = sorted(set(cfg["ge2e"]) - set(DEFAULTS["ge2e"]))
+        if unknown:
+            raise FormatError(path, None, f"unknown ge2e option(s) {unknown}; known: {sorted(DEFAULTS['ge2e'])}")
     if cfg["vad"] not in ("energy", "none"):
         raise FormatError(path, None, f"vad must be 'energy' or 'none', got '{cfg['vad']}'")
     if cfg["loss"] not in ("aam", "softmax"):

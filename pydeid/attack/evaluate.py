@@ -44,6 +44,21 @@ def _matrix(vectors: dict, keys: list[str], where: Path) -> np.ndarray:
     return x
 
 
+def voice_distinctiveness(backend, name: str, orig: tuple, test_x: np.ndarray, test_utts: list[str],
+                          test_spk: list[str]) -> dict:
+    """G_VD (metrics.voice_distinctiveness_gain) of the converted trial utterances against the original ones,
+    both scored utterance against utterance by this attacker and back-end, over the speakers of both sets."""
+    ox, outts, ospk = orig
+    common = sorted(set(ospk) & set(test_spk))
+    if len(common) < 2:
+        return {"gvd_db": None}
+    m_oo = M.voice_similarity_matrix(backend.score(name, ox, outts, outts, ox), ospk, common)
+    m_pp = M.voice_similarity_matrix(backend.score(name, test_x, test_utts, test_utts, test_x), test_spk, common)
+    g = M.voice_distinctiveness_gain(m_oo, m_pp)
+    return {"gvd_db": None if not np.isfinite(g) else g, "d_diag_oo": M.diagonal_dominance(m_oo),
+            "d_diag_pp": M.diagonal_dominance(m_pp), "gvd_speakers": len(common)}
+
+
 def backend_dim(vectors: dict, keys: list[str]) -> int:
     return len(vectors[keys[0]])
 
@@ -68,7 +83,8 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
              out_dir: str | os.PathLike, backends=("cosine", "plda"), info: dict | None = None,
              lda_dim: int = 150, plda_rank: int = 100, orig_trial: str | os.PathLike | None = None,
              pitch_max_utts: int = 200, plots: bool = True, pitch_cache: str | os.PathLike | None = None,
-             n_boot: int = N_BOOT, boot_seed: int = 0) -> dict:
+             n_boot: int = N_BOOT, boot_seed: int = 0,
+             orig_trial_xvec: str | os.PathLike | None = None) -> dict:
     t0 = time.time()
     out_dir = Path(out_dir)
     train_xvec, enroll_xvec, trial_xvec = Path(train_xvec), Path(enroll_xvec), Path(trial_xvec)
@@ -117,6 +133,11 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
     enroll_of = np.array([s for s, _, _ in trials])
     rows = np.array([spk_index[s] for s, _, _ in trials])
     cols = np.array([utt_index[u] for _, u, _ in trials])
+    orig = None
+    if orig_trial is not None and orig_trial_xvec is not None:   # G_VD: the same attacker on the original trials
+        o = DataDir.read(orig_trial)
+        orig = (_matrix(read_vectors(Path(orig_trial_xvec) / "xvector.scp"), o.utts,
+                        Path(orig_trial_xvec) / "xvector.scp"), o.utts, [o.utt2spk[u] for u in o.utts])
     for name in backends:
         mat = backend.score(name, enroll_x, enroll_spk, speakers, test_x)
         scores = mat[rows, cols]
@@ -148,6 +169,11 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
             if per[sub].get("eer_ci95_pct"):
                 lo, hi = per[sub]["eer_ci95_pct"]
                 lines.append(f"{name} {sub} eer_ci95_pct {lo:.4f} {hi:.4f}")
+        if orig is not None:
+            per["pooled"].update(voice_distinctiveness(backend, name, orig, test_x, test_utts,
+                                                       [trial.utt2spk[u] for u in test_utts]))
+            if per["pooled"]["gvd_db"] is not None:
+                lines.append(f"{name} pooled gvd_db {per['pooled']['gvd_db']:.4f}")
         results["backends"][name] = per
         if plots and curves:
             from pydeid.report.plots import det_plot, linkability_plot

@@ -61,7 +61,10 @@ def extract_data_dir(model_dir: str | os.PathLike, data_dir: str | os.PathLike, 
     for utt in tqdm(data.utts, disable=not progress, desc="extract-xvectors", unit="utt"):
         wav = apply_vad(data.load_audio(utt, sr=sr), sr, cfg["vad"])   # the front-end the model was trained with
         audio_s += len(wav) / sr
-        vectors[utt] = embed_waveform(embedder, wav, sr, cfg["max_chunk"])
+        if cfg["model"] == "ge2e":   # the pretrained encoder: its own preprocessing and 1.6 s partials
+            vectors[utt] = embedder.embed(wav, sr)
+        else:
+            vectors[utt] = embed_waveform(embedder, wav, sr, cfg["max_chunk"])
     elapsed = time.time() - t0
     stamp.unlink(missing_ok=True)
     write_vectors(ark, scp, vectors)

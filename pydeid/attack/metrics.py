@@ -159,3 +159,46 @@ def percentile_ci(samples, level: float = 0.95) -> tuple[float, float] | None:
         return None
     a = (1 - level) / 2
     return float(np.quantile(x, a)), float(np.quantile(x, 1 - a))
+
+
+# ---- voice distinctiveness (VoicePrivacy Challenge 2020 evaluation plan, section 3.3; Noé et al. 2020) -------------
+# A voice-similarity matrix M over N speakers holds M(i, j) = sigmoid(mean of the scores of every utterance pair
+# (one of speaker i, one of speaker j)), an utterance never paired with itself. Its diagonal dominance
+# D_diag(M) = |mean of the diagonal - mean of the off-diagonal entries| says how distinguishable the voices are;
+# the gain of voice distinctiveness G_VD = 10 log10(D_diag(M_pp) / D_diag(M_oo)) compares protected (converted)
+# speech with original speech: 0 dB = as distinguishable as before, negative = less (a loss of distinctiveness,
+# what a conversion mapping many speakers to few pseudo-voices shows), -inf = no speaker distinguishable.
+
+
+def voice_similarity_matrix(scores: np.ndarray, utt_spk: list[str], speakers: list[str] | None = None) -> np.ndarray:
+    """[N x N] matrix of one utterance set scored against itself (scores: [U x U], utt_spk: the U speakers);
+    the diagonal of `scores` (an utterance with itself) is left out."""
+    scores = np.asarray(scores, dtype=np.float64)
+    spk = np.asarray(utt_spk)
+    if scores.shape != (len(spk), len(spk)):
+        raise ValueError(f"scores {scores.shape} do not match {len(spk)} utterances")
+    speakers = sorted(set(spk)) if speakers is None else list(speakers)
+    idx = [np.flatnonzero(spk == s) for s in speakers]
+    m = np.full((len(speakers), len(speakers)), np.nan)
+    for i, a in enumerate(idx):
+        for j, b in enumerate(idx):
+            block = scores[np.ix_(a, b)]
+            if i == j:
+                block = block[~np.eye(len(a), dtype=bool)]
+            if block.size:
+                m[i, j] = 1.0 / (1.0 + np.exp(-np.mean(block)))
+    return m
+
+
+def diagonal_dominance(m: np.ndarray) -> float:
+    m = np.asarray(m, dtype=np.float64)
+    off = ~np.eye(len(m), dtype=bool)
+    return float(abs(np.nanmean(np.diag(m)) - np.nanmean(m[off])))
+
+
+def voice_distinctiveness_gain(m_oo: np.ndarray, m_pp: np.ndarray) -> float:
+    """G_VD in dB (see above)."""
+    d_oo, d_pp = diagonal_dominance(m_oo), diagonal_dominance(m_pp)
+    if d_oo <= 0:
+        raise ValueError("the original voices are not distinguishable (D_diag(M_oo) = 0): G_VD is undefined")
+    return float("-inf") if d_pp == 0 else float(10 * np.log10(d_pp / d_oo))

@@ -71,7 +71,9 @@ def save_model(model_dir: str | os.PathLike, cfg: dict, embedder: SpeakerEmbedde
         torch.save({"embedder": embedder.state_dict(), "train_speakers": speakers}, f)
 
 
-def load_model(model_dir: str | os.PathLike) -> tuple[SpeakerEmbedder, dict]:
+def load_model(model_dir: str | os.PathLike):
+    """(embedder, config): a SpeakerEmbedder, or for `model: ge2e` a pydeid.attack.pretrained.PretrainedEncoder
+    (shipped weights, or the fine-tuned ones the checkpoint holds)."""
     from pydeid.io import FormatError
     from .config import load_config
     model_dir = Path(model_dir)
@@ -80,6 +82,9 @@ def load_model(model_dir: str | os.PathLike) -> tuple[SpeakerEmbedder, dict]:
             raise FormatError(model_dir / name, None, "not a pydeid attacker model directory (missing file); "
                               "train one with steps/train_xvector.sh")
     cfg = load_config(model_dir / CONFIG)
+    if cfg["model"] == "ge2e":
+        from .pretrained_finetune import load_ge2e
+        return load_ge2e(model_dir / CKPT), cfg
     emb = SpeakerEmbedder(cfg)
     state = torch.load(model_dir / CKPT, map_location="cpu", weights_only=True)
     emb.load_state_dict(state["embedder"])

@@ -1,11 +1,14 @@
-"""Back-ends that turn embeddings into verification scores: cosine and PLDA.
+"""Back-ends that turn embeddings into verification scores: cosine, LDA + whitening + cosine, and PLDA.
 
 Both subtract the mean of the attacker's training embeddings. Cosine: length-normalise each utterance
 embedding, average per enrolled speaker, cosine similarity. PLDA: mean subtraction -> LDA (to at most
 #training speakers - 1 and (#training utterances - #training speakers) / 2 dimensions) -> length
 normalisation -> speechbrain's PLDA (PLDA_LDA.PLDA, trained on the attacker's training embeddings) ->
 log-likelihood-ratio scores with speechbrain's fast_PLDA_scoring; a speaker model is the mean of its
-transformed enrollment embeddings.
+transformed enrollment embeddings. LDA (`lda`, the pretrained attacker's trained back-end): mean subtraction ->
+length normalisation -> the same LDA -> within-speaker whitening (the inverse square root of the training
+speakers' pooled within-class covariance in the LDA space, which the shrinkage leaves away from identity) ->
+cosine as above.
 
 The LDA is computed here as the generalised symmetric eigenproblem B v = l W_a v (speechbrain's
 get_lda_matrix_stat1 runs a symmetric eigen-solver on the non-symmetric Sb Sw^-1 and inverts a within-class
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-BACKENDS = ("cosine", "plda")
+BACKENDS = ("cosine", "lda", "plda")
 
 
 def _length_norm(x: np.ndarray) -> np.ndarray:
@@ -135,6 +138,7 @@ class Backend:
         self._train = (train_x, list(train_spk))
         self.lda_shrinkage = lda_shrinkage
         self._plda = None
+        self._lda_white = None
 
     # ---- cosine ----------------------------------------------------------------------------------------
     def cosine(self, enroll_x: np.ndarray, enroll_spk: list[str], speakers: list[str],
@@ -143,6 +147,30 @@ class Backend:
         models = _length_norm(_speaker_models(e, enroll_spk, speakers))
         t = _length_norm(test_x - self.mean)
         return models @ t.T
+
+    # ---- LDA + within-speaker whitening + cosine ----------------------------------------------------------
+    def _fit_lda_white(self):
+        x, spk = self._train
+        n_spk = len(set(spk))
+        xc = _length_norm(x - self.mean)
+        dim = max(1, min(self.lda_dim, n_spk - 1, x.shape[1]))
+        p = lda_matrix(xc, spk, dim, shrinkage=within_class_shrinkage(xc, spk))
+        w, _, dof, _ = _scatter(xc @ p, spk)
+        if dof == 0:   # one utterance per speaker: no within-speaker covariance to whiten
+            w = np.eye(dim)
+        vals, vecs = np.linalg.eigh(w)
+        vals = np.clip(vals, vals.max() * 1e-6, None)
+        self._lda_white = p @ (vecs / np.sqrt(vals)) @ vecs.T
+
+    def lda_cosine(self, enroll_x: np.ndarray, enroll_spk: list[str], speakers: list[str],
+            test_x: np.ndarray) -> np.ndarray:
+        if self._lda_white is None:
+            self._fit_lda_white()
+        t = self._lda_white
+        e = _length_norm(_length_norm(enroll_x - self.mean) @ t)
+        models = _length_norm(_speaker_models(e, enroll_spk, speakers))
+        tests = _length_norm(_length_norm(test_x - self.mean) @ t)
+        return models @ tests.T
 
     # ---- PLDA ------------------------------------------------------------------------------------------
     def _fit_plda(self):
@@ -185,7 +213,8 @@ class Backend:
     def score(self, backend: str, *args) -> np.ndarray:
         if backend not in BACKENDS:
             raise ValueError(f"unknown back-end '{backend}', choose from {BACKENDS}")
-        return getattr(self, backend)(*args)
+        # back-end "lda" is lda_cosine (self.lda is the PLDA's LDA matrix)
+        return getattr(self, "lda_cosine" if backend == "lda" else backend)(*args)
 
 
 def _stat(x: np.ndarray, models: list[str], segs: list[str]):

@@ -115,6 +115,9 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
     """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary."""
     from tqdm import tqdm
 
+    if cfg["model"] == "ge2e":   # pretrained: saved as shipped, or fine-tuned
+        from .pretrained_finetune import train_ge2e
+        return train_ge2e(data_dir, model_dir, cfg, seed=seed)
     data = DataDir.read(data_dir)
     utts = data.utts
     speakers = data.speakers

@@ -14,12 +14,16 @@ OUTPUTS = ("out_dir",)
 def add_arguments(p):
     from pydeid.cli._types import name_list
     p.add_argument("--trials", default=None, help="trials file (default <trial-data>/trials)")
-    p.add_argument("--backends", default="cosine,plda", type=name_list(("cosine", "plda")), help="comma-separated: cosine, plda")
+    from pydeid.attack.scoring import BACKENDS
+    p.add_argument("--backends", default="cosine,plda", type=name_list(BACKENDS),
+                   help="comma-separated: cosine, lda (LDA + within-speaker whitening + cosine), plda")
     p.add_argument("--scenario", default=None, choices=SCENARIOS, help="label stored with the results")
     p.add_argument("--method", default="none", help="voice transformation label (none, voicemask, vtln, mcadams...)")
     p.add_argument("--strategy", default="-", help="target-selection strategy label (1, 2, 3 or -)")
     p.add_argument("--orig-trial", default=None,
                    help="original (untransformed) trial data dir: also compute the pitch correlation")
+    p.add_argument("--orig-trial-xvectors", default=None,
+                   help="embeddings of --orig-trial by the same attacker: adds the gain of voice distinctiveness G_VD")
     p.add_argument("--pitch-max-utts", type=int, default=200)
     p.add_argument("--pitch-cache", default=None,
                    help="JSON file keeping the pitch correlation: reused by later attacks on the same trial audio")
@@ -50,7 +54,8 @@ def run(args):
                    args.trial_xvectors, args.trials or str(Path(args.trial_data) / "trials"), args.out_dir,
                    backends=backends, info=info, lda_dim=args.lda_dim, plda_rank=args.plda_rank,
                    orig_trial=args.orig_trial, pitch_max_utts=args.pitch_max_utts, plots=not args.no_plots,
-                   pitch_cache=args.pitch_cache, n_boot=args.bootstrap, boot_seed=args.bootstrap_seed)
+                   pitch_cache=args.pitch_cache, n_boot=args.bootstrap, boot_seed=args.bootstrap_seed,
+                   orig_trial_xvec=args.orig_trial_xvectors)
     for b, per in res["backends"].items():
         for sub, m in per.items():
             if "eer_pct" in m:

@@ -22,7 +22,7 @@ def add_arguments(p):
                    help="add the ESPnet table of stage 5b: models exp/asr_<TIER>_{original,neutral}, neutral voice "
                         "VOICE (e.g. small:vtln3)")
     p.add_argument("--attackers", default="xvector ecapa",
-                   help="attacker models of the grid (exp/attack<tag>/<model>_<front-end>): xvector and/or ecapa")
+                   help="attacker models of the grid (exp/attack<tag>/<model>_<front-end>): xvector, ecapa, ge2e")
     p.add_argument("--front-ends", default="energy none", help="front-ends of the grid: energy and/or none")
     p.add_argument("--primary", default="xvector_energy",
                    help="<model>_<front-end> of the per-back-end tables (the recipe's default attacker)")
@@ -48,8 +48,8 @@ def run(args):
         espnet = (tier, voice)
     attackers, front_ends = args.attackers.split(), args.front_ends.split()
     for a in attackers:
-        if a not in ("xvector", "ecapa"):
-            raise FormatError(None, None, f"--attackers: unknown attacker '{a}' (xvector, ecapa)")
+        if a not in ("xvector", "ecapa", "ge2e"):
+            raise FormatError(None, None, f"--attackers: unknown attacker '{a}' (xvector, ecapa, ge2e)")
     for f in front_ends:
         if f not in ("energy", "none"):
             raise FormatError(None, None, f"--front-ends: unknown front-end '{f}' (energy, none)")

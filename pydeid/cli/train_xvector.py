@@ -36,6 +36,6 @@ def run(args):
     summary = train_attacker(args.data, args.model_dir, cfg, seed=args.seed)
     summary["data"] = str(args.data)
     atomic_write_text(Path(args.model_dir) / "train_summary.json", json.dumps(summary, indent=1) + "\n")
+    acc = f"; final train-acc {summary['history'][-1]['train_acc']:.3f}" if summary["history"] else ""
     print(f"{args.model_dir}: trained on {summary['speakers']} speakers / {summary['utterances']} utterances, "
-          f"{summary['epochs']} epochs in {summary['train_seconds']} s; final train-acc "
-          f"{summary['history'][-1]['train_acc']:.3f}")
+          f"{summary['epochs']} epochs in {summary['train_seconds']} s{acc}")

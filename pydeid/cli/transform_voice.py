@@ -7,6 +7,8 @@ Parts (steps/transform_voice.sh runs them as: plan once, convert per split throu
 `--part all` (default) does the three in one process.
 """
 
+from pathlib import Path
+
 COMMAND = "transform-voice"
 HELP = "convert the voices of a data dir (voicemask | vtln | mcadams, pydeid.voice.registry) into a new data dir"
 
@@ -24,6 +26,11 @@ def add_arguments(p):
     p.add_argument("--strategy", type=int, choices=[1, 2, 3], default=3,
                    help="vtln targets: 1 one fixed target, 2 one random target per source speaker, "
                         "3 one random target per utterance (voicemask/mcadams draw per utterance)")
+    p.add_argument("--target-selection", default=None,
+                   choices=["random_per_utterance", "per_speaker", "per_gender_pseudo", "pooled_pseudo"],
+                   help="target-based methods (pydeid.voice.target_selection): which pool voices each utterance is "
+                        "converted towards; overrides the config's target_selection and, for vtln/voicemask, "
+                        "--strategy (pooled_pseudo: vtln n_average, default 4)")
     p.add_argument("-T", "--max-targets", type=int, default=100, help="size of the vtln target pool")
     p.add_argument("--target-gender", choices=["same", "any"], default=None,
                    help="vtln: draw targets among the pool speakers of the source speaker's gender (same; from "
@@ -121,9 +128,56 @@ def _phone_alignment(args, in_dir):
     return ali
 
 
+def _target_selection(args, method, conf: dict) -> str | None:
+    """The target selection asked for (--target-selection, else the config's), applied to the options: a frame-pool
+    method keeps it among its parameters; vtln gets the equivalent strategy (and n_average for pooled_pseudo), a
+    pitch-target voicemask the strategy. None when neither asks. A method without targets is an error."""
+    from pydeid.io import FormatError
+    from pydeid.voice import target_selection as TS
+    where = "--target-selection" if args.target_selection else (args.config or "--config")
+    if method.frame_pool is not None:
+        if args.target_selection:
+            conf["target_selection"] = args.target_selection
+        return conf.get("target_selection")
+    mode = args.target_selection or conf.pop("target_selection", None)
+    if mode is None:
+        return None
+    try:
+        TS.check(mode)
+    except ValueError as e:
+        raise FormatError(where, None, str(e)) from None
+    if method.speaker_targets:
+        args.strategy, n_avg = TS.vtln_equivalent(mode, int(conf.get("n_average", 1)))
+        if n_avg > 1:
+            conf["n_average"] = n_avg
+    elif conf.get("pitch_mode") == "target" and mode != "pooled_pseudo":
+        args.strategy = TS.STRATEGY[mode]
+    else:
+        raise FormatError(where, None, f"target_selection {mode}: {args.method} "
+                                       f"{'has no pooled pseudo-speaker' if conf.get('pitch_mode') else 'has no target voices'}")
+    return mode
+
+
+def _frame_pool(args, method, params, world, path, progress):
+    """(pool speakers, their genders) of a frame-pool method, building its matching set into `path` (kept on
+    --resume)."""
+    from pydeid.io import DataDir, FormatError, UsageError
+    from pydeid.voice import convert as C
+    if not args.target_data:
+        raise UsageError("--target-data", f"--method {args.method} needs the data dir of the target speakers")
+    td = DataDir.read(args.target_data)
+    if not (args.resume and path.exists()):
+        speakers = C.choose_pool(td.speakers, args.max_targets, args.seed)
+        try:
+            method.frame_pool(args.target_data, speakers, params, world, progress).save(path)
+        except ValueError as e:
+            raise FormatError(Path(args.target_data) / "utt2spk", None, str(e)) from None
+    from pydeid.voice.frame_select import FramePool
+    return FramePool.speaker_names(path), C.speaker_genders(td)
+
+
 def run(args):
     import logging
-    from pathlib import Path
 
     from pydeid.io import DataDir, FormatError, UsageError, check_data_audio, check_secret_path
     from pydeid.voice import convert as C
@@ -163,6 +217,7 @@ def run(args):
     k = int(conf.pop("k", 8))
     target_gender = args.target_gender or conf.pop("target_gender", None) or "same"
     conf.pop("target_gender", None)
+    selection = _target_selection(args, method, conf)
     method_params = conf  # the rest: VoiceMaskParams / McAdamsParams / VtlnParams fields
     built = _check_params(args.method, method_params, args.config or "--method")
     progress = C.show_progress()
@@ -216,6 +271,9 @@ def run(args):
                 raise FormatError(args.config, None, f"vtln: ss_dims {ss} exceeds the pool's speaker subspace "
                                                      f"({len(pool) - 1} dimensions: {len(pool)} speakers)")
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
+        if method.frame_pool is not None:
+            pool, pool_genders = _frame_pool(args, method, built, world, pool_path.parent / C.FRAME_POOL_NAME,
+                                             progress)
         pitch_pool = None
         if method.pitch_pool(built):
             if not args.target_data:
@@ -233,6 +291,8 @@ def run(args):
         if pitch_pool is not None:
             plan["target_log_f0"] = {**(previous or {}).get("target_log_f0", {}), **pitch_pool}
         plan["world"] = world.to_dict()
+        if selection:
+            plan["target_selection"] = selection
         C.save_plan(plan, plan_path, out_dir, wav_dir)
         log.info("plan (secret, mode 0600): %s", plan_path)
 

@@ -1,8 +1,8 @@
 """The attacker grid of egs/speechocean762/s5 (stage 7): every method under every attacker (x-vector with PLDA and
-cosine scoring, ECAPA-TDNN with cosine scoring) and front-end (energy VAD, none), per VoicePrivacy scenario
-(semi-informed first, lazy-informed, ignorant, then the extra rows), EER with its 95 % speaker-bootstrap interval
-and the linkability D_sys; then the methods ranked under the strongest attacker (the lowest semi-informed EER
-across the attackers with VAD), with their distance to the aims (35 % EER at <= +15 % relative WER) and to
+cosine scoring, ECAPA-TDNN with cosine scoring, the pretrained GE2E encoder with cosine, LDA + cosine and PLDA) and
+front-end (energy VAD, none), per VoicePrivacy scenario (semi-informed first, lazy-informed, ignorant, then the
+extra rows), EER with its 95 % speaker-bootstrap interval and the linkability D_sys; then the methods ranked under
+the strongest attacker (the lowest semi-informed EER across every attacker, back-end and front-end), with their distance to the aims (35 % EER at <= +15 % relative WER) and to
 VoicePrivacy 2024's best baseline B5 (34.3 % semi-informed EER).
 
 Reads exp/attack<tag>/<model>_<front-end>/<scenario>_<v>/scores/metrics.json (steps/attack.sh), the WER of the
@@ -20,11 +20,15 @@ import numpy as np
 from .tables import markdown_table
 
 LABEL = {"voicemask": "VoiceMask", "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3", "mcadams": "McAdams",
-         "vtln3_ufvphanycmnw": "phone classes (vtln3_ufvphanycmnw)"}
-MODEL_LABEL = {"xvector": "x-vector", "ecapa": "ECAPA"}
+         "vtln3_ufvphanycmnw": "phone classes (vtln3_ufvphanycmnw)", "frame_select": "frame selection"}
+MODEL_LABEL = {"xvector": "x-vector", "ecapa": "ECAPA", "ge2e": "GE2E (pretrained)"}
 FE_LABEL = {"energy": "VAD", "none": "no VAD"}
-# the attack columns: (model, back-end); ECAPA is scored by cosine as in VoicePrivacy 2024
-COLUMNS = (("xvector", "plda"), ("xvector", "cosine"), ("ecapa", "cosine"))
+# the attack columns: (model, back-end); ECAPA is scored by cosine as in VoicePrivacy 2024; the pretrained GE2E
+# encoder by cosine, LDA + within-speaker whitening + cosine ("lda") and PLDA, the last two trained on the
+# attacker's (converted) training data
+COLUMNS = (("xvector", "plda"), ("xvector", "cosine"), ("ecapa", "cosine"), ("ge2e", "cosine"), ("ge2e", "lda"),
+           ("ge2e", "plda"))
+BACKEND_LABEL = {"plda": "PLDA", "cosine": "cosine", "lda": "LDA+cosine"}
 ROWS = ("semi-informed", "lazy-informed", "ignorant", "semi-informed-shared-target", "parameter-shifted",
         "informed-same-draws")
 EXTRA_ROWS = ("parameter-shifted", "informed-same-draws")
@@ -59,7 +63,7 @@ def read_grid(adir: Path, vs: list[str], attackers: list[str], front_ends: list[
                     grid[(am, fe, b, name)] = {
                         "eer": p.get("eer_pct"), "ci": p.get("eer_ci95_pct"), "dsys": p.get("linkability"),
                         "n_target": p.get("n_target"), "n_nontarget": p.get("n_nontarget"),
-                        "boot": p.get("eer_boot_pct")}
+                        "boot": p.get("eer_boot_pct"), "gvd": p.get("gvd_db")}
     return grid
 
 
@@ -108,7 +112,7 @@ def render_grid(grid: dict, vs: list[str], attackers: list[str], front_ends: lis
                 wer_label: str) -> str:
     cols = [(am, b, fe) for fe in front_ends for am, b in COLUMNS if am in attackers]
     hdr = ["method", "attacker scenario", f"WER ({wer_label})"] + \
-          [f"{MODEL_LABEL[am]} {b.upper() if b == 'plda' else b}, {FE_LABEL[fe]}" for am, b, fe in cols]
+          [f"{MODEL_LABEL[am]} {BACKEND_LABEL[b]}, {FE_LABEL[fe]}" for am, b, fe in cols]
     rows = [["original (no conversion)", "original speech", wer.get("") or "n/a"] +
             [_cell(grid.get((am, fe, b, "original"))) for am, b, fe in cols]]
     # the extra rows belong to one attacker and front-end (run.sh --extra-rows-front-end, the first attacker): in
@@ -125,37 +129,40 @@ def render_grid(grid: dict, vs: list[str], attackers: list[str], front_ends: lis
     return markdown_table(hdr, rows)
 
 
-def strongest(grid: dict, name: str, attackers: list[str], fe: str = "energy") -> tuple[tuple, dict] | None:
-    """The attack column with the lowest EER for this row under front-end fe (ties: the first column)."""
+def strongest(grid: dict, name: str, attackers: list[str], front_ends=("energy", "none")) -> tuple[tuple, dict] | None:
+    """The attack (model, back-end, front-end) with the lowest EER for this row across every attacker and
+    front-end (ties: the first column, the first front-end)."""
     best = None
-    for am, b in COLUMNS:
-        if am not in attackers:
-            continue
-        r = grid.get((am, fe, b, name))
-        if r is None or r.get("eer") is None:
-            continue
-        if best is None or r["eer"] < best[1]["eer"]:
-            best = ((am, b), r)
+    for fe in front_ends:
+        for am, b in COLUMNS:
+            if am not in attackers:
+                continue
+            r = grid.get((am, fe, b, name))
+            if r is None or r.get("eer") is None:
+                continue
+            if best is None or r["eer"] < best[1]["eer"]:
+                best = ((am, b, fe), r)
     return best
 
 
 def render_ranking(grid: dict, vs: list[str], attackers: list[str], wer_pct: dict, wer_ci: dict,
-                   wer_label: str) -> tuple[str, list[dict]]:
-    """Methods ranked by the semi-informed EER of the strongest VAD attacker (highest first)."""
+                   wer_label: str, front_ends=("energy", "none")) -> tuple[str, list[dict]]:
+    """Methods ranked by the semi-informed EER of the strongest attacker (every model, back-end and front-end;
+    highest first)."""
     ranked = []
     w0 = wer_pct.get("")
     for v in vs:
         # speaker-level draws: the variant whose enrolment shares the trials' targets counts too (a real attacker
         # would take the published enrolment rather than lose on a mismatch)
-        cands = [(row, strongest(grid, f"{row}_{v}", attackers))
+        cands = [(row, strongest(grid, f"{row}_{v}", attackers, front_ends))
                  for row in ("semi-informed", "semi-informed-shared-target")]
         cands = [(row, s) for row, s in cands if s is not None]
         if not cands:
             continue
-        row, ((am, b), r) = min(cands, key=lambda c: c[1][1]["eer"])
+        row, ((am, b, fe), r) = min(cands, key=lambda c: c[1][1]["eer"])
         rel = None if (w0 is None or wer_pct.get(v) is None) else 100 * (wer_pct[v] - w0) / w0
-        ranked.append({"v": v, "attacker": f"{MODEL_LABEL[am]} {b}" + (" (shared-target variant)"
-                                                                        if row != "semi-informed" else ""),
+        ranked.append({"v": v, "attacker": f"{MODEL_LABEL[am]} {BACKEND_LABEL[b]}, {FE_LABEL[fe]}"
+                       + (" (shared-target variant)" if row != "semi-informed" else ""),
                        "r": r, "wer_rel": rel})
     ranked.sort(key=lambda x: -x["r"]["eer"])
     rows = []
@@ -167,10 +174,11 @@ def render_ranking(grid: dict, vs: list[str], attackers: list[str], wer_pct: dic
                      "" if i == 0 else f"{ranked[0]['r']['eer'] - r['eer']:+.1f}"
                      + (f" [{d[0]:+.1f}, {d[1]:+.1f}]" if d else ""),
                      f"{gap:+.1f}", f"{r['eer'] - B5_EER:+.1f}",
+                     "n/a" if r.get("gvd") is None else f"{r['gvd']:.2f}",
                      wer_ci.get(x["v"]) or "n/a",
                      "n/a" if x["wer_rel"] is None else f"{x['wer_rel']:+.1f} % ({x['wer_rel'] - AIM_WER_REL:+.1f})"])
-    md = markdown_table(["rank", "method", "strongest VAD attacker", "semi-informed EER [95 %] / D_sys",
-                         "behind the first (EER points, paired 95 %)", "vs 35 % aim", "vs B5 34.3 %",
+    md = markdown_table(["rank", "method", "strongest attacker", "semi-informed EER [95 %] / D_sys",
+                         "behind the first (EER points, paired 95 %)", "vs 35 % aim", "vs B5 34.3 %", "G_VD (dB)",
                          f"WER ({wer_label})", "WER change, relative (vs +15 % aim)"], rows)
     return md, ranked
 
@@ -217,17 +225,21 @@ def attack_sections(exp: Path, vs: list[str], attackers: list[str], front_ends: 
         f"--converted-train-per-spk subset. WER: the recipe's primary pocketsphinx meter on the utility subset. "
         f"CPU of the trainings: {'; '.join(cost_txt) or 'n/a'}.{st6}\n")
     out[f"so-attackers{attack_tag}"] = ("Every method under every attacker and front-end: EER / linkability", grid_md)
-    rank_md, ranked = render_ranking(grid, vs, attackers, wer_pct, wer_ci, wer_label)
-    orig = strongest(grid, "original", attackers)
+    rank_md, ranked = render_ranking(grid, vs, attackers, wer_pct, wer_ci, wer_label, front_ends)
+    orig = strongest(grid, "original", attackers, front_ends)
     orig_txt = "n/a"
     if orig:
-        (am, b), r = orig
-        orig_txt = f"{_cell(r)} ({MODEL_LABEL[am]} {b}, VAD)"
+        (am, b, fe), r = orig
+        orig_txt = f"{_cell(r)} ({MODEL_LABEL[am]} {BACKEND_LABEL[b]}, {FE_LABEL[fe]})"
     rank_md += (
-        f"\nStrongest attacker: for each method the attack column with VAD whose semi-informed EER is the lowest "
-        f"(x-vector PLDA, x-vector cosine, ECAPA cosine), for VTLN S1/S2 also in the variant row whose enrolment "
-        f"shares the trials' targets; the minimum of several noisy estimates leans low. Original "
-        f"speech under the strongest VAD attacker: EER {orig_txt} (aim: <= 6 %). 'behind the first': the first "
+        f"\nStrongest attacker: for each method the attack column whose semi-informed EER is the lowest across "
+        f"every attacker, back-end and front-end of the grid ({', '.join(MODEL_LABEL[a] for a in attackers)}; "
+        f"VAD and no VAD), for VTLN S1/S2 also in the variant row whose enrolment shares the trials' targets; the "
+        f"minimum of several noisy estimates leans low. Original speech under the strongest attacker: EER "
+        f"{orig_txt} (aim: <= 6 %). G_VD: gain of voice distinctiveness (VoicePrivacy 2020: 10 log10 of the "
+        f"diagonal dominance of the converted trials' voice-similarity matrix over the original trials', both "
+        f"under that attacker and back-end; 0 dB = as distinguishable, negative = voices merged). "
+        f"'behind the first': the first "
         f"method's EER minus this one's, each under its own strongest attacker, with the 95 % interval of the "
         f"paired speaker bootstrap (same resampled speakers); an interval holding 0 is a difference within the "
         f"noise. 'vs 35 % aim' and 'vs B5 34.3 %': EER points above (+) or below (-) the aim and VoicePrivacy "
@@ -236,5 +248,6 @@ def attack_sections(exp: Path, vs: list[str], attackers: list[str], front_ends: 
         f"orders of magnitude only). WER change: relative to original speech under the same meter (aim <= +15 %; "
         f"in brackets how far from it). Not tuned on these speakers: the methods' parameters come from other data "
         f"(bench/results), the attackers' sizes and epochs from the run-time budget.\n")
-    out[f"so-ranking{attack_tag}"] = ("Methods ranked under the strongest attacker (semi-informed, VAD)", rank_md)
+    out[f"so-ranking{attack_tag}"] = ("Methods ranked under the strongest attacker (semi-informed; every attacker and front-end)",
+                                       rank_md)
     return out

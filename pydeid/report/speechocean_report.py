@@ -30,7 +30,7 @@ from .bootstrap_ci import eer_with_ci, wer_with_ci
 
 SCENARIOS = ("ignorant", "lazy-informed", "semi-informed", "parameter-shifted")
 LABEL = {"voicemask": "VoiceMask", "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3",
-         "mcadams": "McAdams"}
+         "mcadams": "McAdams", "frame_select": "frame selection"}
 _UTT = re.compile(r"^(\S+) words=(\d+) sub=(\d+) del=(\d+) ins=(\d+)$")
 
 

@@ -31,6 +31,7 @@ AUDIO_BOUND = {"wav.scp", "segments", "reco2dur", "reco2file_and_channel", "feat
                "frame_shift", "spk2utt"}
 PLAN_NAME = "voice_plan.json"
 POOL_NAME = "vtln_targets.npz"
+FRAME_POOL_NAME = "frame_pool.npz"   # frame selection's matching set, next to POOL_NAME
 
 
 # ---- target pool and strategies ---------------------------------------------------------------------------------
@@ -236,6 +237,16 @@ def make_plan(data: DataDir, method: str, strategy: int, seed: int, method_param
         rng = rng_for(seed, method, "utt", utt)
         if not m.speaker_targets:
             entry = m.draw(params, rng)
+            if m.frame_pool is not None:   # the target voice(s) by the method's target_selection
+                from . import target_selection
+                if not pool:
+                    raise FormatError(None, None, f"{method} needs a target pool (--target-data)")
+                g = src_genders.get(spk) if pool_genders else None
+                if target_gender == "same" and (g is None or not any(pool_genders.get(t) == g for t in pool)):
+                    fallback.add(spk)
+                    g = None
+                entry["targets"] = target_selection.select(params.target_selection, pool, seed, spk, utt, g,
+                                                           pool_genders, params.pool_voices)
             if m.pitch_pool(params):   # the log-F0 statistics of a target speaker (voicemask pitch_mode target)
                 if not pool:
                     raise FormatError(None, None, f"{method} pitch_mode target needs a target pool (--target-data)")
@@ -315,7 +326,13 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
         from tqdm import tqdm
         bar = tqdm(total=n_todo, desc=f"transform-voice ({method})", unit="utt")
     params = m.build(**plan["params"])
-    tr = m.transformer(params, world)
+    if m.frame_pool is not None:
+        try:
+            tr = m.transformer(params, world, pool_path=Path(pool_path).parent / FRAME_POOL_NAME)
+        except (OSError, ValueError) as e:
+            raise FormatError(Path(pool_path).parent / FRAME_POOL_NAME, None, str(e)) from None
+    else:
+        tr = m.transformer(params, world)
     done = 0
     pitch_target = m.pitch_pool(params)
     spk2utt = full.spk2utt if pitch_target else {}
@@ -329,7 +346,10 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
                 draw = dict(draw, source_log_f0=src_f0, target_log_f0=plan["target_log_f0"][draw["target"]])
                 y = tr.transform(full.load_audio(u), 16000, draw=draw, f0=tracks.pop(u, None))
             else:
-                y = tr.transform(full.load_audio(u), 16000, draw=draw)
+                try:
+                    y = tr.transform(full.load_audio(u), 16000, draw=draw)
+                except ValueError as e:   # e.g. a plan naming a target the pool lacks
+                    raise FormatError(wav_path(wav_dir, u), None, f"{method}: {e}") from None
             write_audio(wav_path(wav_dir, u), y, 16000)
             done += 1
             if bar is not None:

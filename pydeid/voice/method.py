@@ -3,7 +3,9 @@ plan and the conversion can use it without knowing it by name. pydeid.voice.regi
 
 A method that draws its parameters per utterance and converts one waveform at a time (VoiceMask, McAdams, a new
 one) needs `params`, `build`, `draw` and `transformer`; VTLN's target-speaker pool, strategies and one-pass
-conversion of several outputs are the `speaker_targets` capability, which only VTLN has today."""
+conversion of several outputs are the `speaker_targets` capability, which only VTLN has today. A method converting
+from a pool of target frames (frame selection) declares `frame_pool`: the plan draws its targets by the method's
+`target_selection` (pydeid.voice.target_selection) and the transformer reads the pool the plan built."""
 
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ class VoiceMethod:
     pitch_pool: Callable[[Any], bool] = _never   # (params) -> whether a pool of target log-F0 statistics is needed
     phone_classes: Callable[[dict], bool] = _never   # (config dict) -> whether it needs phone alignments
     groups: dict = field(default_factory=dict)  # YAML group -> its options (pydeid.voice.configs; {}: a flat file)
+    # a matching set of target-pool frames (frame selection): (target_data, pool speakers, params, WorldConfig,
+    # progress) -> a pool with .save(path); the transformer then takes pool_path=
+    frame_pool: Callable[..., Any] | None = None
 
     def config_allowed(self) -> list[str]:
         from dataclasses import fields

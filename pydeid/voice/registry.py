@@ -11,6 +11,7 @@ BUILTIN = {
     "voicemask": "pydeid.voice.voicemask",
     "vtln": "pydeid.voice.vtln",
     "mcadams": "pydeid.voice.mcadams",
+    "frame_select": "pydeid.voice.frame_select",
 }
 ENV = "PYDEID_VOICE_METHODS"
 _registered: dict = {}

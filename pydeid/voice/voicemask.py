@@ -18,6 +18,7 @@ import numpy as np
 
 from .common import convert_log_f0
 from .method import VoiceMethod
+from .target_selection import MODES as TARGET_SELECTIONS
 from .warping import bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 
@@ -114,6 +115,7 @@ METHOD = VoiceMethod(
     name="voicemask", params=VoiceMaskParams, build=build_voicemask, draw=draw_voicemask,
     transformer=lambda params, world: VoiceMaskTransformer(params, world),
     summary="WORLD envelope warped by a quadratic-bilinear function drawn per utterance, F0 shifted (Qian et al.)",
-    frame_period=DEFAULT_FRAME_PERIOD, config_keys={}, gendered=True, pitch_pool=_pitch_pool)
+    frame_period=DEFAULT_FRAME_PERIOD, config_keys={"target_selection": TARGET_SELECTIONS}, gendered=True,
+    pitch_pool=_pitch_pool)
 
 __all__ = ["METHOD", "VoiceMaskParams", "build_voicemask", "draw_voicemask", "VoiceMaskTransformer"]

@@ -189,13 +189,13 @@ done
 case $extra_rows_front_end in energy|none) ;; *)
   echo "$0: --extra-rows-front-end must be energy or none, not '$extra_rows_front_end'" >&2; exit 1 ;; esac
 for att in $attackers; do
-  case ${att%%:*} in xvector|ecapa) ;; *) echo "$0: unknown attacker '${att%%:*}' in --attackers (known: xvector ecapa)" >&2; exit 1 ;; esac
+  case ${att%%:*} in xvector|ecapa|ge2e) ;; *) echo "$0: unknown attacker '${att%%:*}' in --attackers (known: xvector ecapa ge2e)" >&2; exit 1 ;; esac
   [ -f "${att#*:}" ] || { echo "$0: --attackers $att: no config ${att#*:}" >&2; exit 1; }
 done
 case $size in default|tiny) ;; *) echo "$0: --size must be default or tiny, not '$size'" >&2; exit 1 ;; esac
 for vc in $voice_configs; do
   m=${vc%%:*}; st=${vc#*:}
-  case $m in voicemask|vtln|mcadams) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
+  case $m in voicemask|vtln|mcadams|frame_select) ;; *) echo "$0: unknown method in --voice-configs: $vc" >&2; exit 1 ;; esac
   if [ $m = vtln ]; then
     case $st in 1|2|3) ;; [123]_*) utils/voice_config.sh "conf/voice/vtln_${st#*_}.yaml" >/dev/null 2>&1 ||
       { echo "$0: --voice-configs $vc: no config conf/voice/vtln_${st#*_}.yaml" >&2; exit 1; } ;;
@@ -328,8 +328,9 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
 fi
 
 # the conversions (steps/convert_voice.sh): VTLN targets modelled on data/train_vtln, one target pool per party and
-# seed (exp/voice/vtln_pool_<pub|shift>_s<seed>.npz); VoiceMask's pitch-target pool: the train_xv speakers
-ctargets="--target-data data/train_vtln --pitch-target-data data/train_xv"
+# seed (exp/voice/vtln_pool_<pub|shift>_s<seed>.npz); VoiceMask's pitch-target pool and frame selection's matching
+# set: the train_xv speakers (all their utterances: the more target speech, the better the match)
+ctargets="--target-data data/train_vtln --pitch-target-data data/train_xv --frame-target-data data/train_xv"
 cvopts=(--nj "$nj" --cmd "$train_cmd" $ctargets)
 vtln_opts() {  # vtln_opts <variant|-> <max-targets> <pool-tag>: a VTLN pass's options (config, -T, pool), one line
   local o="--max-targets $2 --pool-file exp/voice/vtln_pool_$3_s{seed}.npz"
@@ -728,6 +729,8 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
         "${xe[@]}" "$torig" "$xorig" >"$adir/train_original.log" 2>&1 &
       tpid=$!
       common=(--seed "$aseed" --xvector-config "$acfg" --vad "$fe" --nj 1 --num-threads 1 --cmd "$train_cmd" "${xe[@]}")
+      # the pretrained encoder (nothing trained unless its config fine-tunes): its back-ends, incl. LDA + whitening
+      [ $am = ge2e ] && common+=(--backends cosine,lda,plda)
       for vc in $voice_configs; do   # semi-informed first: VPC 2024 ranks by it; all training utterances converted
         m=${vc%%:*}; st=${vc#*:}; v=$(vname "$m" "$st")
         opts=(--orig-trial data/test_trial --pitch-cache "exp/attack$xtag/pitch_$v.json")

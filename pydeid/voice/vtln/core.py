@@ -63,6 +63,7 @@ import numpy as np
 
 from ..common import log_f0_stats
 from ..method import VoiceMethod
+from ..target_selection import MODES as TARGET_SELECTIONS
 from ..warping import bilinear, bin_omegas, warp_log_envelope
 from ..world import WorldConfig, analyze, finalize, synthesize
 from .f0_map import map_f0
@@ -383,6 +384,7 @@ def _phone_classes(conf: dict) -> bool:
 # The YAML groups of the options (conf/voice/vtln*.yaml; pydeid.voice.configs reads them into the flat fields).
 GROUPS = {
     "warping": ("warp_scale", "warp_jitter", "n_average", "near_targets", "near_f0_drawn", "target_gender",
+                "target_selection",
                 "convert_envelope"),
     "classes": ("classes", "k", "phone_min_frames", "class_shift", "residual_scale", "class_shift_from_hz",
                 "class_shift_lifter", "class_temperature", "unvoiced_shift"),
@@ -394,5 +396,6 @@ GROUPS = {
 METHOD = VoiceMethod(
     name="vtln", params=VtlnParams, build=build_vtln_params, draw=draw_vtln,
     summary="class-wise bilinear warps towards a target speaker of a pool, log-F0 mapped (Sundermann and Ney 2003)",
-    config_keys={"k": None, "target_gender": ("same", "any")}, gendered=True, speaker_targets=True,
+    config_keys={"k": None, "target_gender": ("same", "any"), "target_selection": TARGET_SELECTIONS},
+    gendered=True, speaker_targets=True,
     phone_classes=_phone_classes, groups=GROUPS)

@@ -1,0 +1,116 @@
+"""Frame selection: FrameSelectParams, the pool builder and the transformer (see the package docstring)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import target_selection as TS
+from ..common import log_f0_stats
+from ..world import WorldConfig, analyze, finalize, synthesize
+from .features import code_frames, content, decode
+from .match import select
+from .pool import FramePool
+
+DEFAULT_FRAME_PERIOD = 10.0   # ms: half the analysis cost of 5 ms, and twice the pool frames per second of memory
+
+
+@dataclass(frozen=True)
+class FrameSelectParams:
+    k: int = 4                         # target frames averaged per output frame (kNN-VC's k)
+    n_mcep: int = 40                   # coded envelope dimensions (what output frames are made of)
+    n_content: int = 20                # mel-cepstra matched on (normalised per speaker), plus deltas
+    delta_weight: float = 0.5          # weight of the content deltas (0: none)
+    target_selection: str = "per_gender_pseudo"   # pydeid.voice.target_selection
+    pool_voices: int = TS.POOL_VOICES  # pooled_pseudo: pool speakers of one pseudo-speaker
+    max_utts: int = 20                 # utterances per pool speaker in the matching set
+    f0_smooth_frames: int = 10         # log-F0 smoothed over n frames per voiced run (pydeid.voice.vtln.f0_contour)
+
+
+def _int(name, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {v!r}")
+
+
+def build_frame_select(**overrides) -> FrameSelectParams:
+    p = FrameSelectParams(**overrides)
+    _int("k", p.k, 1, 64)
+    _int("n_mcep", p.n_mcep, 10, 60)
+    _int("n_content", p.n_content, 2, p.n_mcep)
+    _int("pool_voices", p.pool_voices, 2, 50)
+    _int("max_utts", p.max_utts, 1, 10000)
+    _int("f0_smooth_frames", p.f0_smooth_frames, 0, 10000)
+    v = p.delta_weight
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 10.0:
+        raise ValueError(f"delta_weight must be a number in [0, 10], got {v!r}")
+    TS.check(p.target_selection)
+    return p
+
+
+def draw_frame_select(params: FrameSelectParams, rng) -> dict:
+    return {}   # nothing but the targets (the plan draws them by target_selection)
+
+
+def build_pool(target_data, speakers: list[str], params: FrameSelectParams, world: WorldConfig,
+               progress: bool = False) -> FramePool:
+    """The matching set of the chosen pool speakers of a data dir (their first max_utts utterances)."""
+    from pydeid.io import DataDir
+    d = DataDir.read(target_data)
+    spk2utt = d.spk2utt
+    utts = {s: (d.load_audio(u) for u in spk2utt[s][:params.max_utts]) for s in speakers}
+    prog = None
+    if progress:
+        from tqdm import tqdm
+        prog = lambda it: tqdm(it, desc="frame-select pool")   # noqa: E731
+    return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog)
+
+
+class FrameSelectTransformer:
+    def __init__(self, params: FrameSelectParams, world: WorldConfig, pool: FramePool):
+        self.params, self.world, self.pool = params, world, pool
+        if pool.meta["n_mcep"] != params.n_mcep or pool.meta["n_content"] != params.n_content \
+                or pool.meta["delta_weight"] != float(params.delta_weight) \
+                or pool.meta["frame_period"] != float(world.frame_period):
+            raise ValueError("the frame pool was built with other features or frame period than this plan")
+
+    def _target(self, targets: list[str]):
+        """The matching set of a target (one or several pool speakers): their frames stacked, their log-F0
+        statistics averaged (as VTLN's n_average does)."""
+        missing = [t for t in targets if t not in self.pool.speakers]
+        if missing:
+            raise ValueError(f"target speaker(s) absent from the frame pool: {missing[:3]}")
+        s = [self.pool.speakers[t] for t in targets]
+        lf0 = (float(np.mean([x.log_f0[0] for x in s])), float(np.mean([x.log_f0[1] for x in s])))
+        return (np.vstack([x.content for x in s]), np.concatenate([x.voiced for x in s]),
+                np.vstack([x.mcep for x in s]), np.vstack([x.bap for x in s]), lf0)
+
+    def convert_features(self, feats, targets: list[str]):
+        """(f0, mcep, bap, idx): the output's F0, coded envelope and aperiodicity, and the (T, k) target frames
+        each output frame averages (indices into the targets' stacked frames)."""
+        from ..vtln.f0_contour import smooth_contour
+        from ..vtln.f0_map import map_f0
+        p = self.params
+        t_content, t_voiced, t_mcep, t_bap, t_lf0 = self._target(list(targets))
+        src = code_frames(feats, p.n_mcep)
+        idx = select(content(src.mcep, p.n_content, p.delta_weight), src.voiced, t_content, t_voiced, p.k)
+        mcep = t_mcep[idx].mean(axis=1)
+        bap = t_bap[idx].mean(axis=1)
+        f0 = feats.f0
+        if np.count_nonzero(f0 > 0) >= 2:
+            f0 = map_f0(f0, log_f0_stats([f0]), t_lf0)   # the utterance's own log-F0 statistics to the target's
+            f0 = smooth_contour(f0, p.f0_smooth_frames)
+        return f0, mcep, bap, idx
+
+    def transform(self, wav, sr: int, draw: dict) -> np.ndarray:
+        if sr != 16000:
+            raise ValueError(f"frame selection expects 16 kHz audio, got {sr}")
+        x = np.asarray(wav, dtype=np.float64)
+        feats = analyze(x, sr, self.world)
+        f0, mcep, bap, _ = self.convert_features(feats, draw["targets"])
+        sp, ap = decode(mcep, bap, sr, self.pool.meta["fft_size"])
+        return finalize(synthesize(feats, f0=f0, sp=sp, ap=ap), x)
+
+
+__all__ = ["DEFAULT_FRAME_PERIOD", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select",
+           "build_pool", "draw_frame_select"]

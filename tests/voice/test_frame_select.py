@@ -1,0 +1,170 @@
+"""Frame selection (pydeid.voice.frame_select) and target selection (pydeid.voice.target_selection) on real VCTK
+voices of ../shared/data: the output is made of target frames only, the target choices are seeded and consistent
+where they say so, and the method runs through the registry, the CLI and steps/transform_voice.sh."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pydeid.voice import target_selection as TS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def fs_pool(vctk_voices):
+    from pydeid.voice.frame_select import build_frame_select
+    from pydeid.voice.frame_select.pool import FramePool
+    from pydeid.voice.world import WorldConfig
+    p = build_frame_select()
+    world = WorldConfig(frame_period=10.0)
+    pool = FramePool.build({s: vctk_voices[s][:4] for s in ("p226", "p227", "p228")}, world, p.n_mcep,
+                           p.n_content, p.delta_weight)
+    return p, world, pool
+
+
+def test_output_frames_are_averages_of_target_frames_only(fs_pool, vctk_voices):
+    """Every output envelope/aperiodicity frame is exactly the mean of k target-pool frames, and no output
+    envelope frame is (close to) any frame of the source utterance."""
+    from pydeid.voice.frame_select import FrameSelectTransformer
+    from pydeid.voice.frame_select.features import code_frames
+    from pydeid.voice.world import analyze
+    p, world, pool = fs_pool
+    tr = FrameSelectTransformer(p, world, pool)
+    src = vctk_voices["p225"][0]
+    feats = analyze(np.asarray(src, dtype=np.float64), 16000, world)
+    f0, mcep, bap, idx = tr.convert_features(feats, ["p228"])
+    t = pool.speakers["p228"]
+    assert idx.shape == (len(feats.f0), p.k) and idx.max() < len(t.mcep)
+    np.testing.assert_allclose(mcep, t.mcep[idx].mean(axis=1), rtol=0, atol=1e-6)
+    np.testing.assert_allclose(bap, t.bap[idx].mean(axis=1), rtol=0, atol=1e-6)
+    # voiced source frames take voiced target frames only (and unvoiced, unvoiced)
+    assert np.all(t.voiced[idx[feats.f0 > 0]]) and not np.any(t.voiced[idx[feats.f0 == 0]])
+    s = code_frames(feats, p.n_mcep).mcep
+    d = np.sqrt(((mcep[:, None, :] - s[None, :, :]) ** 2).sum(-1)).min(axis=1)   # nearest source frame
+    assert d.min() > 0.2 and np.median(d) > 0.5   # measured 0.50 and 1.16 (frame norms ~11)
+    # the F0 moved to the target's range: its voiced log-F0 mean is the target's
+    v = f0 > 0
+    assert abs(np.log(f0[v]).mean() - t.log_f0[0]) < 0.05
+    # a two-voice target draws from both voices' frames
+    _, _, _, idx2 = tr.convert_features(feats, ["p227", "p228"])
+    n227 = len(pool.speakers["p227"].mcep)
+    assert (idx2 < n227).any() and (idx2 >= n227).any()
+
+
+def test_pool_roundtrip_and_mismatch(tmp_path, fs_pool):
+    from pydeid.voice.frame_select import FramePool, FrameSelectTransformer, build_frame_select
+    p, world, pool = fs_pool
+    pool.save(tmp_path / "pool.npz")
+    back = FramePool.load(tmp_path / "pool.npz")
+    assert sorted(back.speakers) == sorted(pool.speakers) == FramePool.speaker_names(tmp_path / "pool.npz")
+    assert back.meta == pool.meta
+    np.testing.assert_array_equal(back.speakers["p227"].mcep, pool.speakers["p227"].mcep)
+    with pytest.raises(ValueError, match="other features"):
+        FrameSelectTransformer(build_frame_select(n_content=12), world, back)
+    with pytest.raises(ValueError, match="absent from the frame pool"):
+        FrameSelectTransformer(p, world, back).convert_features(None, ["nobody"])
+
+
+def test_target_selection_modes_are_seeded_and_consistent():
+    pool = [f"t{i}" for i in range(12)]
+    genders = {t: "f" if i % 2 else "m" for i, t in enumerate(pool)}
+    srcs = [("a", "f"), ("b", "f"), ("c", "m"), ("d", "m")]
+    utts = [(s, g, f"{s}_{j}") for s, g in srcs for j in range(6)]
+
+    def run(mode, seed=3):
+        return {u: TS.select(mode, pool, seed, s, u, g, genders) for s, g, u in utts}
+
+    for mode in TS.MODES:
+        r = run(mode)
+        assert r == run(mode), mode   # seeded: the same draws again
+        for s, g, u in utts:          # VoicePrivacy's rule: same-gender voices only
+            assert all(genders[t] == g for t in r[u]), mode
+    per_utt, per_spk, per_gender, pooled = (run(m) for m in TS.MODES)
+    by = lambda r, key: {key(s, g): {tuple(r[u]) for s2, g2, u in utts if key(s2, g2) == key(s, g)}  # noqa: E731
+                         for s, g, _ in utts}
+    assert all(len(v) == 1 for v in by(per_spk, lambda s, g: s).values())        # one target per speaker
+    assert all(len(v) == 1 for v in by(per_gender, lambda s, g: g).values())     # one per gender
+    assert all(len(v) == 1 for v in by(pooled, lambda s, g: g).values())         # one pseudo-speaker per gender
+    assert all(len(set(v)) == TS.POOL_VOICES for v in pooled.values())           # made of 4 distinct voices
+    assert len({tuple(v) for v in per_utt.values()}) > 2                        # per utterance: they vary
+    assert run("per_gender_pseudo", 3) != run("per_gender_pseudo", 4) or run("per_speaker", 3) != run("per_speaker", 4)
+    with pytest.raises(ValueError, match="unknown target_selection"):
+        TS.select("per_gendr", pool, 0, "a", "a_1", "f", genders)
+
+
+def test_target_selection_maps_onto_vtln_and_voicemask():
+    from pydeid.cli.transform_voice import _target_selection
+    from pydeid.io import FormatError
+    from pydeid.voice import registry
+
+    def ns(**kw):
+        return argparse.Namespace(**{"target_selection": None, "config": "c.yaml", "strategy": 3,
+                                     "method": "vtln", **kw})
+    a, conf = ns(target_selection="pooled_pseudo"), {}
+    assert _target_selection(a, registry.get("vtln"), conf) == "pooled_pseudo"
+    assert a.strategy == 1 and conf["n_average"] == TS.POOL_VOICES
+    a, conf = ns(), {"target_selection": "per_speaker"}
+    _target_selection(a, registry.get("vtln"), conf)
+    assert a.strategy == 2 and "target_selection" not in conf
+    a = ns(method="voicemask")
+    _target_selection(a, registry.get("voicemask"), {"pitch_mode": "target", "target_selection": "per_gender_pseudo"})
+    assert a.strategy == 1
+    with pytest.raises(FormatError, match="no target voices"):
+        _target_selection(ns(method="mcadams"), registry.get("mcadams"), {"target_selection": "per_speaker"})
+    a, conf = ns(method="frame_select", target_selection="per_speaker"), {"target_selection": "pooled_pseudo"}
+    assert _target_selection(a, registry.get("frame_select"), conf) == "per_speaker" == conf["target_selection"]
+
+
+def test_unknown_selection_in_config_names_the_line(tmp_path):
+    from pydeid.io import FormatError
+    from pydeid.voice.configs import load_config
+    f = tmp_path / "fs.yaml"
+    f.write_text("k: 4\ntarget_selection: per_gendr\n")
+    with pytest.raises(FormatError, match=r"fs.yaml.*2.*per_gendr"):
+        load_config(f, "frame_select")
+
+
+def _data_dirs(vctk_dir, tmp_path):
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from voice_helpers import vctk_data_dir
+    return (vctk_data_dir(vctk_dir, tmp_path / "src", ["p225", "p226"], 2),
+            vctk_data_dir(vctk_dir, tmp_path / "tgt", ["p227", "p228"], 4))
+
+
+@pytest.mark.slow
+def test_transform_voice_sh_frame_select(vctk_dir, tmp_path):
+    """steps/transform_voice.sh --method frame_select on a tiny data dir (2 jobs): a valid converted data dir,
+    the plan's targets per speaker, and the same audio again from the same seed."""
+    import soundfile as sf
+    src, tgt = _data_dirs(vctk_dir, tmp_path)
+    env = dict(os.environ)
+
+    def run(out):
+        r = subprocess.run(["steps/transform_voice.sh", "--nj", "2", "--method", "frame_select", "--voice-config",
+                            "conf/voice/frame_select.yaml", "--target-selection", "per_speaker", "--target-data",
+                            str(tgt), "--seed", "5", str(src), str(tmp_path / f"exp_{out}"), str(tmp_path / out)],
+                           cwd=REPO, env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr + r.stdout
+        return tmp_path / out
+    a = run("a")
+    plan = json.loads((tmp_path / "exp_a" / "secrets" / "voice_plan.json").read_text())
+    assert plan["target_selection"] == "per_speaker"
+    spk_t = {}
+    for u, e in plan["utt"].items():
+        spk_t.setdefault(u.split("_")[0], set()).add(tuple(e["targets"]))
+    assert all(len(v) == 1 for v in spk_t.values())
+    assert spk_t["p225"] == {("p228",)} and spk_t["p226"] == {("p227",)}   # same gender (the only one each)
+    b = run("b")
+    for w in sorted((a / "wav").glob("*.wav")):
+        x, y = sf.read(w)[0], sf.read(b / "wav" / w.name)[0]
+        assert len(x) > 16000 and np.array_equal(x, y)
+    assert "/work/shared" not in (a / "wav.scp").read_text() and str(vctk_dir) not in (a / "wav.scp").read_text()
