@@ -1,7 +1,7 @@
 """`pydeid score-wer`: Kaldi-style <decode-dir>/{wer,per_utt,rtf} plus pydeid's scoring/ (pydeid.asr.kaldi_wer)."""
 
 COMMAND = "score-wer"
-HELP = ("score a decode dir against <data>/text: <decode-dir>/wer (with the speaker-bootstrap 95 % interval), "
+HELP = ("score a decode dir against <data>/text: <decode-dir>/wer (with the speaker-bootstrap 95-percent interval), "
         "per_utt (Kaldi alignment), rtf, scoring/")
 
 

@@ -2,7 +2,7 @@
 
 OUTPUTS = ("out",)
 COMMAND = "whisper-table"
-HELP = ("WER of every condition under the Whisper meter with 95 % intervals, the paired difference vs original "
+HELP = ("WER of every condition under the Whisper meter with 95-percent intervals, the paired difference vs original "
         "speech, guard counts and pocketsphinx as second column: <out>.md/.json and a RESULTS.md section")
 
 
