@@ -126,17 +126,23 @@ class ValueGenerator:
         return None
 
     # ---------------------------------------------------------------- one kind of value each
-    def first_name(self) -> str:
-        return _one_word(self.faker().first_name())
+    def first_name(self, gender: str | None = None) -> str:
+        """A first name; of that gender with gender "f" or "m"."""
+        f = self.faker()
+        make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
+        return _one_word(make())
 
     def last_name(self) -> str:
         return _one_word(self.faker().last_name())
 
-    def name_word(self, orig: str) -> str:
-        """A first name for a word that is a first name in faker's lists, else a surname ("" when faker's value
-        is not plain ASCII: the caller redraws)."""
+    def name_word(self, orig: str, kind: str | None = None, gender: str | None = None) -> str:
+        """A first name (`kind` "first") or a surname ("last"); with no kind, a first name for a word that is a
+        first name in faker's lists, else a surname ("" when faker's value is not plain ASCII: the caller
+        redraws). A first name is of `gender` when given."""
         w = orig.lower().strip(".,;:!?'\"")
-        return self.first_name() if w in _first_names() else self.last_name()
+        if kind is None:
+            kind = "first" if w in _first_names() else "last"
+        return self.first_name(gender) if kind == "first" else self.last_name()
 
     def place(self) -> list[str]:
         if self._int(2):

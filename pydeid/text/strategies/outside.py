@@ -11,14 +11,26 @@ from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
+from .shapes import day_number, is_title, shaped_value, span_gender, written_time, year_number
 
 
 class FakerSurrogate(SamplingStrategy):
     name = "faker"
     n_estimate = 4000
+    agrees_articles = True
 
     def replace(self, toks, typ, ctx):
         f = ctx.faker()
+        shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
+        if shaped is not None:
+            return ctx.case(shaped)
+        if typ == "PER" and any(is_title(t) for t in toks):     # "Mrs Anna Kowalski" -> "Mrs Ella Ward"
+            gender = span_gender(toks, ctx.sentence, ctx.span_start)
+            names = [t for t in toks if not is_title(t)]
+            first = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
+            gen = [f.last_name()] if len(names) == 1 else [first() for _ in names[:-1]] + [f.last_name()]
+            it = iter(gen)
+            return ctx.case([t if is_title(t) else next(it) for t in toks])
         # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
         # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
         # (a person called "April" must not fall back to a month redraw that may return "April")
@@ -66,6 +78,7 @@ class Surrogate(Strategy):
     address a generated one of the same shape."""
 
     name = "surrogate"
+    agrees_articles = True     # the driver makes an "a"/"an" before the span agree with the surrogate
 
     def unit_for(self, typ: str) -> str:
         return "entity"
@@ -88,14 +101,26 @@ class Surrogate(Strategy):
         return ctx.case(out)
 
     def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
+        from ..categories.surrogates import GENERATED as CATEGORY_GENERATED
         from ..categories.surrogates import LEXICON_POOLS, category_value
         from ..generate import is_spoken_address, words_of
         from ..grammars import spelled_spans
-        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
+        # a lone "a" or "I" is the article or the pronoun, not a spelled letter ("in a month" never "in d month")
+        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)
+                   if not (b - a == 1 and toks[a].lower() in ("a", "i") and len(toks) > 1)}
         if spelled and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
             return gen.letters(toks)             # "K two W A L S K I": letters and digits of the same count
         if is_spoken_address(toks):
             return gen.spoken_address(toks, avoid)
+        if typ not in LEXICON_POOLS and typ not in CATEGORY_GENERATED:
+            out = None
+            for _ in range(16):     # the span's own shape first: an identifier, a written date, "in a month"
+                out = shaped_value(toks, typ, ctx.rng)
+                if out is None or not ((words_of(out) & gen.excluded) - words_of(toks)) and \
+                        not (words_of(out) & avoid):
+                    break
+            if out is not None:
+                return out
         if typ in LEXICON_POOLS or typ not in GENERATED_TYPES and category_value(toks, typ, ctx) is not None:
             # a small closed lexicon (MARITAL, SEXUAL) may hold no value outside the corpus: another member, then
             return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or category_value(toks, typ, ctx)
@@ -115,20 +140,32 @@ class Surrogate(Strategy):
         return self._words(toks, typ, ctx, gen, avoid, spelled)
 
     def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
-        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname)."""
+        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname).
+        Titles are kept ("Mrs", "Judge"); in a name of several words the last is a surname and the others first
+        names, a single name after a title a surname; a new first name takes the gender of a title or a pronoun
+        around the span (shapes.span_gender)."""
         from ..generate import word_forms
+        names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])
+                 and not is_title(t)]
+        titled = any(is_title(t) for t in toks) or (ctx.span_start > 0 and len(ctx.sentence) > ctx.span_start
+                                                    and is_title(ctx.sentence[ctx.span_start - 1]))
+        gender = span_gender(toks, ctx.sentence, ctx.span_start)
         out = []
         for i, t in enumerate(toks):
             forms = word_forms(t)
             if i in spelled:
                 out.extend(gen.letters([t]))
-            elif not forms or not identifying([t]):
-                out.append(t)                    # "Mr", "the", punctuation: structure, kept ("May" is a name here)
+            elif i not in names:
+                out.append(t)                    # "Mr", "Judge", "the", punctuation: kept ("May" is a name here)
             elif forms[0] in m:
                 out.append(m[forms[0]])
             else:
                 used = {v.lower() for v in m.values()}
-                w = gen.draw(lambda: [gen.name_word(t)], avoid | used)
+                if len(names) > 1:
+                    kind = "last" if i == names[-1] else "first"
+                else:
+                    kind = "last" if titled else None
+                w = gen.draw(lambda: [gen.name_word(t, kind, gender)], avoid | used)
                 m[forms[0]] = w[0] if w else "PER"
                 out.append(m[forms[0]])
         return out
@@ -142,8 +179,12 @@ class Surrogate(Strategy):
         for i, t in enumerate(toks):
             low = t.lower()
             forms = word_forms(t)
+            dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
+                written_time(t, ctx.rng) if typ == "TIME" else None
             if i in spelled:
                 out.extend(gen.letters([t]))
+            elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
+                out.append(dated)
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)
