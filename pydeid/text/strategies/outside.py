@@ -4,14 +4,15 @@ names of several locales, gazetteer places, generated digits, letters, e-mails a
 from __future__ import annotations
 
 from ..dp import INF, EpsilonReport
-from ..lexicon import WEEKDAYS, identifying
+from ..lexicon import MONTH_ABBR, WEEKDAYS, identifying
 from ..pools import GENERATED_TYPES
 from ..wordforms import match_case, number_class, random_same_class
 from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
-from .shapes import day_number, is_title, shaped_value, span_gender, written_time, year_number
+from .shapes import (day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
+                     written_time, year_number)
 
 
 class FakerSurrogate(SamplingStrategy):
@@ -23,14 +24,14 @@ class FakerSurrogate(SamplingStrategy):
         f = ctx.faker()
         shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
         if shaped is not None:
-            return ctx.case(shaped)
+            return ctx.case(keep_style(toks, shaped))
         if typ == "PER" and any(is_title(t) for t in toks):     # "Mrs Anna Kowalski" -> "Mrs Ella Ward"
             gender = span_gender(toks, ctx.sentence, ctx.span_start)
             names = [t for t in toks if not is_title(t)]
             first = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
             gen = [f.last_name()] if len(names) == 1 else [first() for _ in names[:-1]] + [f.last_name()]
             it = iter(gen)
-            return ctx.case([t if is_title(t) else next(it) for t in toks])
+            return ctx.case(keep_style(toks, [t if is_title(t) else next(it) for t in toks]))
         # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
         # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
         # (a person called "April" must not fall back to a month redraw that may return "April")
@@ -43,7 +44,7 @@ class FakerSurrogate(SamplingStrategy):
                 break
         else:
             val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
-        return not_original(toks, val, typ, ctx)
+        return not_original(toks, keep_style(toks, val) if typ in FAKER_TYPES else val, typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
         if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
@@ -63,7 +64,8 @@ class FakerSurrogate(SamplingStrategy):
 
 
 # closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
-_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"noon", "midnight", "midday"}),
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now", "later", "soon"}),
+                 frozenset(MONTH_ABBR - {"sept"}), frozenset({"noon", "midnight", "midday"}),
                  frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
 
 
@@ -93,9 +95,9 @@ class Surrogate(Strategy):
         if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
             return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
         from ..generate import words_of
-        avoid = words_of(toks) | words_of(ctx.entity_words) | \
-            {w for v in m.values() for w in words_of(v.split())}     # distinct originals, distinct surrogates
-        out = self._make(list(toks), typ, ctx, gen, avoid, m)
+        avoid = words_of(toks, typ) | words_of(ctx.entity_words, typ) | \
+            {w for v in m.values() for w in words_of(v.split(), typ)}     # distinct originals, distinct surrogates
+        out = keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m))
         if typ != "PER":
             m[key] = " ".join(out)
         return ctx.case(out)
@@ -103,7 +105,7 @@ class Surrogate(Strategy):
     def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
         from ..categories.surrogates import GENERATED as CATEGORY_GENERATED
         from ..categories.surrogates import LEXICON_POOLS, category_value
-        from ..generate import is_spoken_address, words_of
+        from ..generate import is_spoken_address, place_kind, words_of
         from ..grammars import spelled_spans
         # a lone "a" or "I" is the article or the pronoun, not a spelled letter ("in a month" never "in d month")
         spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)
@@ -134,9 +136,12 @@ class Surrogate(Strategy):
         if typ == "PER":
             return self._person(toks, ctx, gen, avoid, m, spelled)
         if typ in ("LOC", "GPE", "FAC"):
-            return gen.draw(gen.place, avoid) or [typ]
+            kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
+            return gen.draw(lambda: gen.place(kind), avoid) or [typ]
         if typ == "ORG":
-            return gen.draw(gen.company, avoid) or [typ]
+            if len(toks) == 1 and toks[0].isupper() and toks[0].isalpha() and 2 <= len(toks[0]) <= 5:
+                return gen.draw(lambda: [redraw_code(toks[0], ctx.rng)], avoid) or [typ]     # "EAT" -> "QOF"
+            return gen.draw(lambda: gen.company(toks), avoid) or [typ]     # "City Tavern" -> "Moran Tavern"
         return self._words(toks, typ, ctx, gen, avoid, spelled)
 
     def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
@@ -163,8 +168,8 @@ class Surrogate(Strategy):
                 used = {v.lower() for v in m.values()}
                 if len(names) > 1:
                     kind = "last" if i == names[-1] else "first"
-                else:
-                    kind = "last" if titled else None
+                else:       # one name: a surname after a title, a first name when a pronoun gives a gender
+                    kind = "last" if titled else "first" if gender else None
                 w = gen.draw(lambda: [gen.name_word(t, kind, gender)], avoid | used)
                 m[forms[0]] = w[0] if w else "PER"
                 out.append(m[forms[0]])
@@ -181,6 +186,7 @@ class Surrogate(Strategy):
             forms = word_forms(t)
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
                 written_time(t, ctx.rng) if typ == "TIME" else None
+            dated = dated or (spoken_number(toks, i, typ, ctx.rng) if typ in ("DATE", "TIME") else None)
             if i in spelled:
                 out.extend(gen.letters([t]))
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..lexicon import DIGIT_WORDS, MONTHS, TEEN_WORDS, TENS_WORDS, WEEKDAYS
+from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, TEEN_WORDS, TENS_WORDS, WEEKDAYS
 from ..wordforms import match_case, other_letter
 
 # ------------------------------------------------------------------------------------------------ titles, gender
@@ -103,7 +103,7 @@ def article_for(word: str) -> str:
         return "a"
     if w[0].isdigit():
         return "an" if w[0] == "8" or re.match(r"1[18](\D|$)|1[18]\d\d\d(\D|$)", w) else "a"
-    if len(w) == 1 or (w.isupper() and len(w) <= 4 and word.isupper() and len(word) > 1):
+    if len(w) == 1 or (word.isupper() and 1 < len(word) <= 4):
         return "an" if w[0] in "aefhilmnorsx" else "a"     # letters spoken by name: "an F", "an MP"
     if w.startswith(_AN_SILENT_H):
         return "an"
@@ -194,7 +194,7 @@ def _other_int(rng, lo: int, hi: int, orig: int) -> int:
 
 def written_date(tok: str, rng) -> str | None:
     """A valid date in the written format of `tok` ("12/03/2019" -> "07/11/2004", "2019-03-12" -> "2004-11-07"):
-    day 1-28 (valid in every month), month 1-12, year 1950-2030, each other than the original, widths kept."""
+    day 1-28 (valid in every month), month 1-12, year within ten years, each other than the original, widths kept."""
     m = _WDATE.match(tok.rstrip(".,"))
     if not m:
         return None
@@ -207,7 +207,7 @@ def written_date(tok: str, rng) -> str | None:
 
     def year(y: str) -> str:
         if len(y) == 4:
-            return str(_other_int(rng, 1950, 2030, int(y)))
+            return str(_other_int(rng, int(y) - 10, int(y) + 10, int(y)))
         return f"{_other_int(rng, 0, 99, int(y)):02d}"
 
     def num(v: str, lo: int, hi: int) -> str:
@@ -256,8 +256,79 @@ def day_number(tok: str, rng) -> str | None:
 
 def year_number(tok: str, rng) -> str | None:
     if re.fullmatch(r"(19|20)\d\d", tok):
-        return str(_other_int(rng, 1950, 2030, int(tok)))
+        return str(_other_int(rng, int(tok) - 10, int(tok) + 10, int(tok)))     # the same era, another year
     return None
+
+
+# ------------------------------------------------------------------------------------------------ spoken dates, times
+_DECADES = ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties")
+_UNIT_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_SIMPLE_ORDINALS = tuple(w for w in ORDINALS if ORDINALS[w] <= 20)
+_HOURS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _pick(rng, choices, orig: str, tok: str) -> str:
+    others = [c for c in choices if c != orig] or list(choices)
+    return match_case([tok], [others[int(rng.integers(len(others)))]])[0]
+
+
+def spoken_number(toks: Sequence[str], i: int, typ: str, rng) -> str | None:
+    """A number or ordinal word of a spoken date or time redrawn so that the whole stays valid: an hour 1-12, minutes
+    "oh five" or "twenty"-"fifty" with a digit, a day "twenty" + first-eighth or a single ordinal in the original's
+    style (one word, or hyphenated), "the first week" first-fourth, a decade another decade (None: not such a
+    word, the caller redraws within its class)."""
+    low = [t.lower() for t in toks]
+    w = low[i]
+    nums = [j for j, x in enumerate(low) if x in DIGIT_WORDS or x in TEEN_WORDS or x in TENS_WORDS]
+    if typ == "TIME" and nums:
+        if w in ("oh", "o"):
+            return toks[i]
+        if i == nums[0] and (w in DIGIT_WORDS or w in TEEN_WORDS):
+            return _pick(rng, _HOURS, w, toks[i])
+        if w in TENS_WORDS:
+            return _pick(rng, ("twenty", "thirty", "forty", "fifty"), w, toks[i])
+        if w in DIGIT_WORDS:            # minutes end in five, as people say them ("twenty five", "oh five")
+            return match_case([toks[i]], ["five"])[0]
+        if w in TEEN_WORDS:
+            return _pick(rng, ("ten", "fifteen"), w, toks[i])
+        return None
+    if typ == "DATE":
+        if w in _DECADES:
+            return _pick(rng, _DECADES, w, toks[i])
+        if w in TENS_WORDS and i + 1 < len(low) and low[i + 1] in _UNIT_ORDINALS:
+            return match_case([toks[i]], ["twenty"])[0]            # "thirty first" -> "twenty third"
+        if w in ORDINALS or "-" in w and w.split("-")[-1] in ORDINALS:
+            if i > 0 and low[i - 1] in TENS_WORDS:
+                return _pick(rng, _UNIT_ORDINALS[:8], w, toks[i])
+            if i + 1 < len(low) and low[i + 1] in ("week", "weekend"):
+                return _pick(rng, _UNIT_ORDINALS[:4], w, toks[i])
+            if "-" not in w:
+                return _pick(rng, _SIMPLE_ORDINALS, w, toks[i])
+            return _pick(rng, [f"twenty-{o}" for o in _UNIT_ORDINALS[:8]], w, toks[i])
+    return None
+
+
+_HOLIDAYS = ("New Year's Day", "Labor Day", "Memorial Day", "Independence Day", "Veterans Day", "Christmas Eve",
+             "Christmas Day", "Boxing Day", "Valentine's Day", "Mother's Day", "Father's Day", "Earth Day",
+             "Presidents' Day", "Thanksgiving Day", "Halloween", "Easter Sunday", "Good Friday", "Columbus Day",
+             "Groundhog Day", "Flag Day", "Saint Patrick's Day", "New Year's Eve", "Easter Monday", "May Day")
+
+
+def holiday_value(toks: Sequence[str], rng) -> list[str] | None:
+    """A named day ("Pioneer Day", "All Souls' Day", "Christmas Eve") becomes another named day of the calendar
+    (None: the span is no named day)."""
+    from ..holidays import holiday_spans
+    words = [t for t in toks if any(c.isalnum() for c in t)]
+    if not words:
+        return None
+    end = words[-1].lower()
+    end = end[:-2] if end.endswith("'s") else end
+    spans = holiday_spans(list(toks))
+    if not (end in ("day", "eve", "birthday") and len(words) >= 2 or spans and spans[0] == (0, len(toks))):
+        return None
+    key = " ".join(t.lower() for t in toks)
+    choices = [h for h in _HOLIDAYS if h.lower() != key]
+    return choices[int(rng.integers(len(choices)))].split()
 
 
 # ------------------------------------------------------------------------------------------------ relative dates
@@ -271,67 +342,75 @@ _MODIFIERS = {"next", "last", "this", "coming", "following", "previous", "past"}
 _RELATIVE_DAYS = ("today", "tomorrow", "yesterday", "tonight")
 
 
+_RELATIVE_GLUE = {"from", "now", "ago", "later", "same", "rest", "whole", "entire", "half", "every", "each", "other",
+                  "within", "over", "during", "upcoming", "following", "previous", "past", "current", "after",
+                  "before", "in", "for", "of", "the", "that", "this", "a", "an", "and", "couple", "few", "several",
+                  "next", "last", "coming", "early", "late", "end", "beginning", "middle", "start", "until", "till",
+                  "'s", "\u2019s", "'"}
+
+
 def is_relative(toks: Sequence[str]) -> bool:
-    """A relative date or a duration: a time unit with a quantity or a modifier before it ("a month", "two
-    weeks", "next week", "the last few days"), or a relative day ("tomorrow")."""
-    low = [t.lower() for t in toks]
-    for i, w in enumerate(low):
-        if w in _UNITS and i > 0 and (low[i - 1] in _QTY_WORDS or low[i - 1] in _MODIFIERS or low[i - 1].isdigit()
-                                      or low[i - 1] in TEEN_WORDS or low[i - 1] in TENS_WORDS
-                                      or low[i - 1] == "of" or low[i - 1] in ("few", "couple", "several")):
-            return True
-    return bool(low) and all(w in _RELATIVE_DAYS or w in ("the", "day", "after", "before") for w in low) and \
-        any(w in _RELATIVE_DAYS for w in low)
+    """A relative date or a duration: a time unit or a relative day ("a month", "two weeks", "next week", "the week
+    after next", "4 and a half months from now", "tomorrow") among quantities and glue words only (no month,
+    weekday, ordinal or name: "Pioneer Day" is a holiday, "the first week of July" a date)."""
+    low = [t.lower().strip(".,?!") for t in toks]
+    low = [w for w in low if w]
+    if not any(w in _UNITS or w in _RELATIVE_DAYS for w in low):
+        return False
+    if "second" in low and (not any(_is_quantity_word(w) and w != "of" for w in low)
+                            or low.index("second") > 0 and low[low.index("second") - 1] in TENS_WORDS):
+        return False                                   # "the second", "twenty second" are days of the month
+    return all(w in _UNITS or w in _RELATIVE_DAYS or w in _RELATIVE_GLUE or _is_quantity_word(w) for w in low)
 
 
 def relative_value(toks: Sequence[str], rng) -> list[str]:
     """Each quantity + unit of a relative date or duration redrawn as another quantity and unit of the same family
-    (calendar or clock), written as the original writes numbers (digits or words), article agreeing; a unit after a
-    modifier ("next week") another unit; a relative day another relative day; every other word kept."""
-    out = list(toks)
+    (calendar or clock), numbers written as the original writes them (digits or words), the article agreeing; a
+    unit after a modifier or "the" ("next week", "the end of the month") another unit; a relative day another
+    relative day; every other word kept."""
     low = [t.lower() for t in toks]
-    i = 0
-    while i < len(low):
-        w = low[i]
+    res: list[str] = []
+    for i, w in enumerate(low):
         if w in _UNITS:
             family = _UNITS_CLOCK if _UNITS[w] in _UNITS_CLOCK else _UNITS_DAY
-            j = i - 1
-            while j >= 0 and low[j] in ("of", "couple", "few", "several", "a", "an") and low[j] not in _MODIFIERS:
-                if low[j] in ("a", "an") and j < i - 1 and low[j + 1] not in ("couple", "few"):
-                    break
+            j = i
+            while j > 0 and _is_quantity_word(low[j - 1]):
                 j -= 1
-            qstart = j + 1 if j + 1 < i else i
-            qty = low[qstart:i]
-            if qty and qty[0] in _MODIFIERS:
-                qty = []
-            if i > 0 and low[i - 1] in _MODIFIERS:       # "next week" -> "next month"
-                units = [u for u in family if u != _UNITS[w] and u not in ("second", "fortnight")]
-                out[i] = match_case([toks[i]], [units[int(rng.integers(len(units)))]])[0]
-            elif qty or (i > 0 and (low[i - 1].isdigit() or low[i - 1] in DIGIT_WORDS or low[i - 1] in TEEN_WORDS
-                                    or low[i - 1] in TENS_WORDS)):
-                if not qty:
-                    qstart, qty = i - 1, [low[i - 1]]
-                digits = qty[-1].isdigit()
-                new = _quantity_unit(qty + [w], family, digits, rng)
-                out[qstart:i + 1] = match_case(toks[qstart:i + 1], new) if toks[qstart][:1].islower() or \
-                    not toks[qstart][:1].isalpha() else [new[0].capitalize()] + new[1:]
-                low[qstart:i + 1] = [x.lower() for x in new]
-                i = qstart + len(new)
-                continue
-        elif w in _RELATIVE_DAYS:
+            while j < i and low[j] == "of":
+                j += 1
+            qty = low[j:i]
+            if any(q != "of" for q in qty):            # "a couple of days" -> "two weeks"
+                del res[len(res) - (i - j):]
+                new = _quantity_unit(qty + [w], family, qty[-1].isdigit(), rng)
+                first = toks[j]
+                new[0] = new[0].capitalize() if first[:1].isupper() and not first.isupper() else \
+                    new[0].upper() if first.isupper() and len(first) > 1 else new[0]
+                res.extend(new)
+            else:                                      # "next week" -> "next month"
+                units = [u for u in family if u != _UNITS[w] and u not in ("second", "fortnight", "day")] or ["month"]
+                res.append(match_case([toks[i]], [units[int(rng.integers(len(units)))]])[0])
+        elif w in _RELATIVE_DAYS and not (i > 0 and low[i - 1] == "from"):    # "a week from today" keeps today
             others = [d for d in _RELATIVE_DAYS if d != w and not (d == "tonight" and "day" in low)]
-            out[i] = match_case([toks[i]], [others[int(rng.integers(len(others)))]])[0]
-        i += 1
-    return out
+            res.append(match_case([toks[i]], [others[int(rng.integers(len(others)))]])[0])
+        else:
+            res.append(toks[i])
+    if [r.lower() for r in res] == low:     # nothing to redraw ("a while"): another duration
+        res = _quantity_unit(low, _UNITS_DAY, False, rng)
+    return res
+
+
+def _is_quantity_word(w: str) -> bool:
+    return w in _QTY_WORDS or w == "of" or w.isdigit() or w in DIGIT_WORDS or w in TEEN_WORDS or w in TENS_WORDS \
+        or w in ("hundred", "thousand", "and", "half")
 
 
 def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
     orig_key = " ".join(orig)
     for _ in range(16):
-        unit = family[int(rng.integers(len(family)))] if family is _UNITS_CLOCK else \
+        unit = ("minute", "hour")[int(rng.integers(2))] if family is _UNITS_CLOCK else \
             ("day", "week", "month", "year")[int(rng.integers(4))]
         r = int(rng.integers(4))
-        if r == 0:
+        if r == 0 and not digits:
             new = [article_for(unit), unit]
         elif r == 1 and not digits:
             new = ["a", "couple", "of", unit + "s"] if int(rng.integers(2)) else ["a", "few", unit + "s"]
@@ -341,6 +420,25 @@ def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
         if " ".join(new) != orig_key:
             return new
     return new
+
+
+# ------------------------------------------------------------------------------------------------ style of a span
+def keep_style(orig: Sequence[str], out: list[str]) -> list[str]:
+    """`out` written as `orig` is: lower case for a lower-case span (a lower-case name inside cased text), capitals
+    for a span in capitals, a possessive "'s" kept on the last word."""
+    from ..wordforms import text_case
+    if not out:
+        return out
+    case = text_case(orig)
+    if case == "lower":
+        out = [t.lower() for t in out]
+    elif case == "upper":
+        out = [t.upper() for t in out]
+    last = orig[-1]
+    for pos in ("'s", "\u2019s"):
+        if last.lower().endswith(pos) and len(last) > len(pos) and not out[-1].lower().endswith(pos):
+            out = out[:-1] + [out[-1] + last[-len(pos):]]
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ the entry point
@@ -372,6 +470,10 @@ def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
         return [redraw_code(t, rng) for t in toks]
     if typ in ("DATE", "TIME", "NUM") and is_relative(toks):
         return relative_value(toks, rng)
+    if typ == "DATE":
+        got = holiday_value(toks, rng)
+        if got is not None:
+            return got
     if typ not in ("PER", "DATE", "TIME") and _month_or_weekday(toks):
         from ..wordforms import random_same_class
         return [random_same_class(t, rng, avoid=True) or t for t in toks]
@@ -381,6 +483,6 @@ def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
     return None
 
 
-__all__ = ["TITLES", "agree_article", "article_for", "day_number", "is_code", "is_relative", "is_title",
+__all__ = ["TITLES", "agree_article", "article_for", "day_number", "is_code", "is_relative", "is_title", "keep_style",
            "name_gender", "redraw_code", "relative_value", "shaped_value", "span_gender", "written_date",
            "written_time", "year_number"]
