@@ -3,7 +3,7 @@ the generators (strategies/shapes.py) so that it can catch them out:
 
   code        a written identifier (digits, or letters and digits, with separators): the same shape (each digit a
               digit, each letter a letter of the same case, separators in place) and no original group of letters
-              or digits kept; a British postcode a British postcode of a real area
+              or digits kept (in its place; anywhere for a group of two characters or more); a British postcode a British postcode of a real area
   date        a written date (12/03/2019, 2019-03-12) a valid date of the same format; spoken and written days
               valid (no "the thirty-second", no "February 30", no "52nd"); a year a plausible year
   time        a written time (10:30, 7pm) a valid time of the same format
@@ -210,8 +210,9 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
         so, sn = " ".join(orig), " ".join(new)
         if _shape(so) != _shape(sn) and not (_UK_POSTCODE.match(so) and _UK_POSTCODE.match(sn)):
             fails.append("code-shape")
-        if set(_groups(so)) & set(_groups(sn)):
-            fails.append("code-group-kept")
+        go, gn = _groups(so), _groups(sn)
+        if any(x == y for x, y in zip(go, gn)) or {g for g in go if len(g) > 1} & set(gn):
+            fails.append("code-group-kept")      # in its place, or a group of two characters or more anywhere
         if _UK_POSTCODE.match(so) and not _UK_POSTCODE.match(sn):
             fails.append("postcode-format")
     elif k == "date":
@@ -266,7 +267,7 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
                 break
     # a single letter where the original had none
     if sum(len(t) == 1 and t.isalpha() and t.lower() not in ("a", "i") for t in new) > \
-            sum(len(t) == 1 and t.isalpha() for t in orig):
+            sum(len(t) == 1 and t.isalpha() and t.lower() not in ("a", "i") for t in orig):
         fails.append("letter")
     # case
     letters_o, letters_n = "".join(c for c in "".join(orig) if c.isalpha()), "".join(c for c in "".join(new)

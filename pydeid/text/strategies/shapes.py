@@ -340,6 +340,8 @@ _QTY_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five"
 _SPELLED_QTY = ("two", "three", "four", "five", "six", "ten")
 _MODIFIERS = {"next", "last", "this", "coming", "following", "previous", "past"}
 _RELATIVE_DAYS = ("today", "tomorrow", "yesterday", "tonight")
+_OTHER_DAYS = {"today": ("tomorrow", "tonight"), "tomorrow": ("today", "tonight"), "tonight": ("tomorrow", "today"),
+               "yesterday": ("today",)}
 
 
 _RELATIVE_GLUE = {"from", "now", "ago", "later", "same", "rest", "whole", "entire", "half", "every", "each", "other",
@@ -371,7 +373,10 @@ def relative_value(toks: Sequence[str], rng) -> list[str]:
     low = [t.lower() for t in toks]
     res: list[str] = []
     for i, w in enumerate(low):
-        if w in _UNITS:
+        if w in _UNITS and i + 2 < len(low) and w == "day" and low[i + 1] in ("after", "before") \
+                and low[i + 2] in _RELATIVE_DAYS:
+            res.append(toks[i])          # "the day after tomorrow": redrawn as a whole at "tomorrow"
+        elif w in _UNITS:
             family = _UNITS_CLOCK if _UNITS[w] in _UNITS_CLOCK else _UNITS_DAY
             j = i
             while j > 0 and _is_quantity_word(low[j - 1]):
@@ -390,7 +395,11 @@ def relative_value(toks: Sequence[str], rng) -> list[str]:
                 units = [u for u in family if u != _UNITS[w] and u not in ("second", "fortnight", "day")] or ["month"]
                 res.append(match_case([toks[i]], [units[int(rng.integers(len(units)))]])[0])
         elif w in _RELATIVE_DAYS and not (i > 0 and low[i - 1] == "from"):    # "a week from today" keeps today
-            others = [d for d in _RELATIVE_DAYS if d != w and not (d == "tonight" and "day" in low)]
+            if i >= 2 and low[i - 1] in ("after", "before") and low[i - 2] == "day":   # "the day after tomorrow"
+                res[-1] = match_case([toks[i - 1]], ["before" if low[i - 1] == "after" else "after"])[0]
+                res.append(match_case([toks[i]], ["yesterday" if low[i - 1] == "after" else "tomorrow"])[0])
+                continue
+            others = _OTHER_DAYS[w]     # the same tense: "tomorrow" never becomes "yesterday"
             res.append(match_case([toks[i]], [others[int(rng.integers(len(others)))]])[0])
         else:
             res.append(toks[i])
