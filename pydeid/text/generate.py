@@ -219,13 +219,16 @@ class ValueGenerator:
     def headed(self, orig: Sequence[str], heads: frozenset) -> list[str]:
         """`orig` with its generic heads kept and its name part one or two surnames ("City Tavern" -> "Moran
         Tavern")."""
-        out, named = [], False
-        for t in orig:
-            if t.lower() in heads:
-                out.append(t)
-            elif not named:
-                out.extend([self.last_name() for _ in range(1 if self._int(3) else 2)])
-                named = True
+        out, run = [], 0
+        for t in list(orig) + [None]:
+            if t is None or t.lower() in heads:
+                if run:          # each run of name words: one surname, or two for a longer run
+                    out.extend([self.last_name() for _ in range(1 if run == 1 or self._int(3) else 2)])
+                run = 0
+                if t is not None:
+                    out.append(t)
+            else:
+                run += 1
         return out if all(out) else []
 
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:

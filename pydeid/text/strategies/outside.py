@@ -139,7 +139,7 @@ class Surrogate(Strategy):
             if any(t.lower() in LOC_HEADS for t in toks) and any(t.lower() not in LOC_HEADS for t in toks):
                 return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid) or [typ]   # "X National Park"
             kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
-            return gen.draw(lambda: gen.place(kind), avoid) or [typ]
+            return gen.draw(lambda: gen.place(kind), avoid) or gen.draw(gen.place, avoid) or [typ]
         if typ == "ORG":
             if len(toks) == 1 and toks[0].isupper() and toks[0].isalpha() and 2 <= len(toks[0]) <= 5:
                 return gen.draw(lambda: [redraw_code(toks[0], ctx.rng)], avoid) or [typ]     # "EAT" -> "QOF"
