@@ -15,6 +15,7 @@ the generators (strategies/shapes.py) so that it can catch them out:
   gender      the first name agrees with a gendered title or the first pronoun after it
   article     an "a"/"an" before the span (or inside it) agrees with the word after it
   letters     no single letter where the original had a word ("in d month")
+  word-class  a part of the day, clock word, month, weekday or relative day stays one of its class in place
   case        a lower-case original gives a lower-case surrogate, a capitalised one a capitalised one
 
 `check` returns the failed checks of one (original, surrogate) pair; `kind` the class a pair is counted in.
@@ -245,6 +246,13 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
     elif k == "calendar":
         if not all(w in MONTHS or w in WEEKDAYS for w in ln if w):
             fails.append("calendar-became-other")
+    # closed classes kept in place: a part of the day stays one ("in the morning" never "in the noon")
+    if len(orig) == len(new):
+        for a, b in zip(lo, ln):
+            ca, cb = _word_class(a), _word_class(b)
+            if ca and cb and ca != cb:
+                fails.append("word-class")
+                break
     # titles kept in place (a person's: "MS" may be Mississippi)
     if typ == "PER" and [w for w in lo if w in _TITLES] != [w for w in ln if w in _TITLES]:
         fails.append("title")
@@ -280,6 +288,14 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
         elif k in ("person", "name") and orig[0][:1].isupper() and not new[0][:1].isupper():
             fails.append("case")
     return fails
+
+
+_WORD_CLASSES = {"daypart": {"morning", "afternoon", "evening", "night"}, "clock": {"noon", "midnight", "midday"},
+                 "month": set(MONTHS), "weekday": set(WEEKDAYS), "relday": _RELATIVE_DAYS}
+
+
+def _word_class(w: str) -> str | None:
+    return next((k for k, v in _WORD_CLASSES.items() if w in v), None)
 
 
 def _cue_gender(orig, sentence, start) -> str | None:

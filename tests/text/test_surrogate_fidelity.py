@@ -105,6 +105,12 @@ def test_dates_and_times_stay_valid(text, span):
         assert_passes(text, span, seed)
 
 
+def test_part_of_day_stays_a_part_of_day():
+    for seed in SEEDS:
+        _, new = assert_passes("wake me up in the morning", (5, 6, "TIME"), seed)
+        assert new[0] in ("afternoon", "evening", "night")
+
+
 def test_titles_kept_and_gender_follows_title_or_pronoun():
     for seed in SEEDS:
         out, new = assert_passes("Mrs Anna Kowalski said she would call", (0, 3, "PER"), seed)
@@ -160,6 +166,7 @@ def test_same_seed_same_output_and_another_seed_differs():
     ("Mr Smith", "Sandra Martin", "PER", ["gender", "title"]),
     ("march", "frankton", "LOC", ["calendar-became-other"]),
     ("david cole", "Neel Drake", "PER", ["case"]),
+    ("morning", "noon", "TIME", ["word-class"]),
 ])
 def test_checker_on_known_pairs(orig, new, typ, fails):
     assert sorted(set(check(orig.split(), new.split(), typ))) == sorted(fails)

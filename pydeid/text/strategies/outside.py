@@ -200,7 +200,7 @@ class Surrogate(Strategy):
                         break
                 out.append(new)
             elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
-                cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
+                cls = next((c for c in _DATE_CLASSES if low in c), DAYPARTS)    # never "in the noon"
                 others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
