@@ -3,7 +3,8 @@ the generators (strategies/shapes.py) so that it can catch them out:
 
   code        a written identifier (digits, or letters and digits, with separators): the same shape (each digit a
               digit, each letter a letter of the same case, separators in place) and no original group of letters
-              or digits kept (in its place; anywhere for a group of two characters or more); a British postcode a British postcode of a real area
+              or digits kept (in its place; anywhere for a group of two characters or more); a British postcode a
+              British postcode of a real area
   date        a written date (12/03/2019, 2019-03-12) a valid date of the same format; spoken and written days
               valid (no "the thirty-second", no "February 30", no "52nd"); a year a plausible year
   time        a written time (10:30, 7pm) a valid time of the same format

@@ -206,7 +206,7 @@ class ValueGenerator:
     def company(self, orig: Sequence[str] = ()) -> list[str]:
         """An organisation name shaped like `orig`: its generic heads (lexicon.ORG_HEADS) kept and the name part
         one or two surnames ("City Tavern" -> "Moran Tavern", "Bristol Crown Court" -> "Ward Crown Court"); with
-        no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and a line of business
+        no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and another line of business
         ("Humbert Energy" -> "Ward Optics")."""
         if any(t.lower() in ORG_HEADS for t in orig) and any(t.lower() not in ORG_HEADS for t in orig):
             return self.headed(orig, ORG_HEADS)

@@ -71,10 +71,7 @@ ORG_HEADS = frozenset({
     "ministry", "agency", "office", "authority", "police", "borough", "association", "society", "foundation",
     "institute", "centre", "center", "partners", "associates", "solicitors", "limited", "corporation", "corp",
     "international", "industries", "holdings", "and", "&", "of", "the", "at", "on", "theatres", "theaters",
-    "cinemas", "cineplex", "entertainment", "airlines", "airways", "construction", "motors", "energy", "systems",
-    "media", "foods", "labs", "logistics", "optics", "chemicals", "pharma", "digital", "networks", "studios",
-    "records", "textiles", "software", "insurance", "consulting", "engineering", "publishing", "electronics",
-    "furniture", "trading", "travel", "capital", "robotics"})
+    "cinemas", "cineplex"})     # a line of business ("Travel", "Energy") narrows a company down: redrawn
 
 
 # generic heads of a place's name ("Sandy Point National Wildlife Refuge" -> "Moran National Wildlife Refuge")

@@ -188,11 +188,13 @@ class Surrogate(Strategy):
             forms = word_forms(t)
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
                 written_time(t, ctx.rng) if typ == "TIME" else None
-            dated = dated or (spoken_number(toks, i, typ, ctx.rng) if typ in ("DATE", "TIME") else None)
+            if dated is None and typ in ("DATE", "TIME"):
+                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words)
             if i in spelled:
                 out.extend(gen.letters([t]))
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
-                out.append(dated)
+                if dated:               # "" : the ordinal of "twenty seventh", now one word ("ninth")
+                    out.append(dated)
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)

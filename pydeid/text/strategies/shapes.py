@@ -175,7 +175,9 @@ def _uk_postcode(toks, rng) -> list[str] | None:
     new_unit = "".join(
         [c for c in _UK_INWARD_LETTERS if c != u][int(rng.integers(len(_UK_INWARD_LETTERS) - 1))] for u in unit)
     outward, inward = new_area + new_district, _other_digit(sector, rng) + new_unit
-    return [outward, inward] if len(toks) == 2 else [outward + inward] if " " not in toks[0] else [outward + " " + inward]
+    if len(toks) == 2:
+        return [outward, inward]
+    return [outward + inward] if " " not in toks[0] else [outward + " " + inward]
 
 
 _WDATE = re.compile(r"^(\d{1,4})([-/.])(\d{1,2})\2(\d{2,4})$")
@@ -267,44 +269,48 @@ _SIMPLE_ORDINALS = tuple(w for w in ORDINALS if ORDINALS[w] <= 20)
 _HOURS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
-def _pick(rng, choices, orig: str, tok: str) -> str:
-    others = [c for c in choices if c != orig] or list(choices)
+def _pick(rng, choices, avoid, tok: str) -> str:
+    """A member of `choices` that is no word of the original span (`avoid`: no original number word comes back,
+    in its place or moved), in the case of `tok`."""
+    others = [c for c in choices if c not in avoid] or [c for c in choices if c != tok.lower()] or list(choices)
     return match_case([tok], [others[int(rng.integers(len(others)))]])[0]
 
 
-def spoken_number(toks: Sequence[str], i: int, typ: str, rng) -> str | None:
-    """A number or ordinal word of a spoken date or time redrawn so that the whole stays valid: an hour 1-12, minutes
-    "oh five" or "twenty"-"fifty" with a digit, a day "twenty" + first-eighth or a single ordinal in the original's
-    style (one word, or hyphenated), "the first week" first-fourth, a decade another decade (None: not such a
-    word, the caller redraws within its class)."""
+def spoken_number(toks: Sequence[str], i: int, typ: str, rng, sentence_words=frozenset()) -> str | None:
+    """A number or ordinal word of a spoken date or time redrawn so that the whole stays valid and holds no word
+    of the original: an hour 1-12, minutes "twenty"-"fifty" (an "oh" of "oh five" too) with a digit, mostly
+    "five", a day as a single ordinal in the original's style (one word, or hyphenated), "the first week" first-
+    fourth, a decade another decade (None: not such a word, the caller redraws within its class; "" for the
+    ordinal after "twenty": the pair became one ordinal). `sentence_words`: the other entities' words, avoided
+    too ("twelve forty to three fifty" never "seven fifty")."""
     low = [t.lower() for t in toks]
+    avoid = set(low) | set(sentence_words)
     w = low[i]
     nums = [j for j, x in enumerate(low) if x in DIGIT_WORDS or x in TEEN_WORDS or x in TENS_WORDS]
     if typ == "TIME" and nums:
-        if w in ("oh", "o"):
-            return toks[i]
         if i == nums[0] and (w in DIGIT_WORDS or w in TEEN_WORDS):
-            return _pick(rng, _HOURS, w, toks[i])
-        if w in TENS_WORDS:
-            return _pick(rng, ("twenty", "thirty", "forty", "fifty"), w, toks[i])
-        if w in DIGIT_WORDS:            # minutes end in five, as people say them ("twenty five", "oh five")
-            return match_case([toks[i]], ["five"])[0]
+            return _pick(rng, _HOURS, avoid, toks[i])
+        if w in TENS_WORDS or w in ("oh", "o") and i + 1 < len(low) and low[i + 1] in DIGIT_WORDS:
+            return _pick(rng, ("twenty", "thirty", "forty", "fifty"), avoid, toks[i])
+        if w in DIGIT_WORDS:            # minutes end in five, as people say them, unless five was said
+            return _pick(rng, ("five",) if "five" not in avoid else _HOURS[:9], avoid, toks[i])
         if w in TEEN_WORDS:
-            return _pick(rng, ("ten", "fifteen"), w, toks[i])
+            return _pick(rng, [m for m in ("ten", "fifteen") if m not in avoid] or ("twenty", "thirty", "forty"),
+                         avoid, toks[i])
         return None
     if typ == "DATE":
         if w in _DECADES:
-            return _pick(rng, _DECADES, w, toks[i])
+            return _pick(rng, _DECADES, avoid, toks[i])
         if w in TENS_WORDS and i + 1 < len(low) and low[i + 1] in _UNIT_ORDINALS:
-            return match_case([toks[i]], ["twenty"])[0]            # "thirty first" -> "twenty third"
+            return _pick(rng, _SIMPLE_ORDINALS, avoid, toks[i])      # "twenty seventh" -> "ninth"
         if w in ORDINALS or "-" in w and w.split("-")[-1] in ORDINALS:
             if i > 0 and low[i - 1] in TENS_WORDS:
-                return _pick(rng, _UNIT_ORDINALS[:8], w, toks[i])
+                return ""
             if i + 1 < len(low) and low[i + 1] in ("week", "weekend"):
-                return _pick(rng, _UNIT_ORDINALS[:4], w, toks[i])
+                return _pick(rng, _UNIT_ORDINALS[:4], avoid, toks[i])
             if "-" not in w:
-                return _pick(rng, _SIMPLE_ORDINALS, w, toks[i])
-            return _pick(rng, [f"twenty-{o}" for o in _UNIT_ORDINALS[:8]], w, toks[i])
+                return _pick(rng, _SIMPLE_ORDINALS, avoid, toks[i])
+            return _pick(rng, [f"twenty-{o}" for o in _UNIT_ORDINALS[:8]], avoid, toks[i])
     return None
 
 
@@ -326,8 +332,8 @@ def holiday_value(toks: Sequence[str], rng) -> list[str] | None:
     spans = holiday_spans(list(toks))
     if not (end in ("day", "eve", "birthday") and len(words) >= 2 or spans and spans[0] == (0, len(toks))):
         return None
-    key = " ".join(t.lower() for t in toks)
-    choices = [h for h in _HOLIDAYS if h.lower() != key]
+    orig = {t.lower().strip("'s") for t in toks} - {"day", "eve", "the", "of"}
+    choices = [h for h in _HOLIDAYS if not orig & {w.lower().strip("'s") for w in h.split()}]
     return choices[int(rng.integers(len(choices)))].split()
 
 
@@ -415,7 +421,8 @@ def _is_quantity_word(w: str) -> bool:
 
 def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
     orig_key = " ".join(orig)
-    for _ in range(16):
+    orig_numbers = {w for w in orig if w in DIGIT_WORDS or w.isdigit() or w in _SPELLED_QTY or w in TEEN_WORDS}
+    for _ in range(32):
         unit = ("minute", "hour")[int(rng.integers(2))] if family is _UNITS_CLOCK else \
             ("day", "week", "month", "year")[int(rng.integers(4))]
         r = int(rng.integers(4))
@@ -426,7 +433,7 @@ def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
         else:
             n = int(rng.integers(2, 11))
             new = [str(n) if digits else _SPELLED_QTY[int(rng.integers(len(_SPELLED_QTY)))], unit + "s"]
-        if " ".join(new) != orig_key:
+        if " ".join(new) != orig_key and not orig_numbers & set(new):
             return new
     return new
 
