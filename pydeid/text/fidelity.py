@@ -286,8 +286,8 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
             fails.append("case")
         elif letters_o.isupper() and len(letters_o) > 1 and k != "code" and not letters_n.isupper():
             fails.append("case")
-        elif k in ("person", "name") and orig[0][:1].isupper() and not new[0][:1].isupper():
-            fails.append("case")
+        elif k != "code" and orig[0][:1].isupper() and new[0][:1].islower():
+            fails.append("case")          # a capitalised first word (a name, a sentence start) stays capitalised
     return fails
 
 

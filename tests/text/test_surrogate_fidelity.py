@@ -140,6 +140,8 @@ def test_case_of_the_span_is_kept():
         assert all(w.islower() for w in new)
         out, new = assert_passes("add this to cristina's playlist", (3, 4, "PER"), seed)
         assert new[0].endswith("'s") and new[0].islower()
+        out, new = assert_passes("Eight oh five ? Yes , fine", (0, 3, "TIME"), seed)
+        assert new[0][0].isupper() and new[0].lower() != "eight"
 
 
 def test_same_seed_same_output_and_another_seed_differs():
@@ -167,6 +169,7 @@ def test_same_seed_same_output_and_another_seed_differs():
     ("march", "frankton", "LOC", ["calendar-became-other"]),
     ("david cole", "Neel Drake", "PER", ["case"]),
     ("morning", "noon", "TIME", ["word-class"]),
+    ("Eight oh five", "seven twenty five", "TIME", ["case"]),
 ])
 def test_checker_on_known_pairs(orig, new, typ, fails):
     assert sorted(set(check(orig.split(), new.split(), typ))) == sorted(fails)

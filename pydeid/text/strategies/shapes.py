@@ -441,7 +441,8 @@ def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
 # ------------------------------------------------------------------------------------------------ style of a span
 def keep_style(orig: Sequence[str], out: list[str]) -> list[str]:
     """`out` written as `orig` is: lower case for a lower-case span (a lower-case name inside cased text), capitals
-    for a span in capitals, a possessive "'s" kept on the last word."""
+    for a span in capitals, a capital first letter for a capitalised first word, a possessive "'s" kept on the
+    last word."""
     from ..wordforms import text_case
     if not out:
         return out
@@ -450,6 +451,8 @@ def keep_style(orig: Sequence[str], out: list[str]) -> list[str]:
         out = [t.lower() for t in out]
     elif case == "upper":
         out = [t.upper() for t in out]
+    elif orig[0][:1].isupper() and out[0][:1].islower():
+        out = [out[0][:1].upper() + out[0][1:]] + out[1:]      # "Eight oh five ?" -> "Seven twenty five ?"
     last = orig[-1]
     for pos in ("'s", "\u2019s"):
         if last.lower().endswith(pos) and len(last) > len(pos) and not out[-1].lower().endswith(pos):
