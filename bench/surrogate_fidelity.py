@@ -159,9 +159,9 @@ def main(argv=None) -> int:
         for n in sets:
             for p in pairs[(n, "tune")]:
                 if p["fails"]:
-                    a, b = max(0, p["out_start"] - 3), p["out_start"] + len(p["new"]) + 3
+                    lo, hi = max(0, p["out_start"] - 3), p["out_start"] + len(p["new"]) + 3
                     print(f"FAIL {n} {p['type']} {p['kind']} {p['fails']}: {' '.join(p['orig'])!r} -> "
-                          f"{' '.join(p['new'])!r} | {' '.join(p['out'][a:b])}")
+                          f"{' '.join(p['new'])!r} | {' '.join(p['out'][lo:hi])}")
     if a.sample_out and a.final:
         held = [p for n in BASE for p in pairs[(n, "heldout")]]
         rng = np.random.default_rng(1)

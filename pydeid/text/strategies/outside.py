@@ -69,6 +69,15 @@ _DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), froze
                  frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
 
 
+def _first_case(toks, out: list[str], typ: str) -> list[str]:
+    """A date, time or number's first word capitalised as its original's is (a sentence start): the same surrogate
+    is reused for a later mention in another position."""
+    if typ in ("PER", "LOC", "ORG", "GPE", "FAC") or not out or not toks[0][:1].isalpha() or not out[0][:1].isalpha():
+        return out
+    first = out[0][:1].upper() if toks[0][:1].isupper() else out[0][:1].lower() if not out[0].isupper() else out[0][:1]
+    return [first + out[0][1:]] + out[1:]
+
+
 class Surrogate(Strategy):
     """The default strategy: every entity gets a value from outside the corpus (generate.py): a faker name of
     several English locales for each word of a person's name (a first name for a first name, else a surname), a
@@ -93,11 +102,11 @@ class Surrogate(Strategy):
         m = self._map(ctx, typ)
         key = " ".join(t.lower() for t in toks)
         if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
-            return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
+            return ctx.case(_first_case(toks, m[key].split(), typ))   # unless it holds a word of another entity here
         from ..generate import words_of
         avoid = words_of(toks, typ) | words_of(ctx.entity_words, typ) | \
             {w for v in m.values() for w in words_of(v.split(), typ)}     # distinct originals, distinct surrogates
-        out = keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m))
+        out = _first_case(toks, keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m)), typ)
         if typ != "PER":
             m[key] = " ".join(out)
         return ctx.case(out)
