@@ -13,7 +13,7 @@ Everything is imported on first use: `import pydeid` loads no torch, spaCy or WO
 >>> tt.identify("my pin is four two four two and we meet on Monday the third of June")
 [(3, 7, 'NUM'), (11, 16, 'DATE')]
 >>> tt.transform("my pin is four two four two and we meet on Monday the third of June")
-'my pin is five zero zero five and we meet on Tuesday the thirty-ninth'
+'my pin is five zero zero five and we meet on Tuesday the seventeenth'
 """
 
 from __future__ import annotations
