@@ -24,7 +24,7 @@ class FakerSurrogate(SamplingStrategy):
         f = ctx.faker()
         shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
         if shaped is not None:
-            return ctx.case(keep_style(toks, shaped))
+            return ctx.case(keep_style(toks, shaped, False))
         if typ == "PER" and any(is_title(t) for t in toks):     # "Mrs Anna Kowalski" -> "Mrs Ella Ward"
             gender = span_gender(toks, ctx.sentence, ctx.span_start)
             names = [t for t in toks if not is_title(t)]
@@ -106,7 +106,8 @@ class Surrogate(Strategy):
         from ..generate import words_of
         avoid = words_of(toks, typ) | words_of(ctx.entity_words, typ) | \
             {w for v in m.values() for w in words_of(v.split(), typ)}     # distinct originals, distinct surrogates
-        out = _first_case(toks, keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m)), typ)
+        out = _first_case(toks, keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m),
+                                           typ in ("PER", "LOC", "ORG", "GPE", "FAC")), typ)
         if typ != "PER":
             m[key] = " ".join(out)
         return ctx.case(out)

@@ -439,10 +439,10 @@ def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ style of a span
-def keep_style(orig: Sequence[str], out: list[str]) -> list[str]:
+def keep_style(orig: Sequence[str], out: list[str], possessive: bool = True) -> list[str]:
     """`out` written as `orig` is: lower case for a lower-case span (a lower-case name inside cased text), capitals
     for a span in capitals, a capital first letter for a capitalised first word, a possessive "'s" kept on the
-    last word."""
+    last word (with `possessive`: names; "alzheimer's" is no possessive)."""
     from ..wordforms import text_case
     if not out:
         return out
@@ -454,7 +454,7 @@ def keep_style(orig: Sequence[str], out: list[str]) -> list[str]:
     elif orig[0][:1].isupper() and out[0][:1].islower():
         out = [out[0][:1].upper() + out[0][1:]] + out[1:]      # "Eight oh five ?" -> "Seven twenty five ?"
     last = orig[-1]
-    for pos in ("'s", "\u2019s"):
+    for pos in ("'s", "\u2019s") if possessive else ():
         if last.lower().endswith(pos) and len(last) > len(pos) and not out[-1].lower().endswith(pos):
             out = out[:-1] + [out[-1] + last[-len(pos):]]
     return out
