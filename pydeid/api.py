@@ -18,7 +18,7 @@ stereo file) and integer PCM is scaled to float (int16 / 32768, int32 / 2**31, (
 >>> tt.identify("my pin is four two four two and we meet on Monday the third of June")
 [(3, 7, 'NUM'), (11, 16, 'DATE')]
 >>> tt.transform("my pin is four two four two and we meet on Monday the third of June")
-'my pin is five zero zero five and we meet on Tuesday the thirty-ninth'
+'my pin is five zero zero five and we meet on Tuesday the seventeenth'
 """
 
 from __future__ import annotations

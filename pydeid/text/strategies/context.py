@@ -35,6 +35,8 @@ class Context:
     dialogue_words: frozenset = frozenset()  # identifying entity words of the dialogue (pseudonymize avoids them)
     span: Sequence[str] = ()     # the entity being replaced, and the position of the word unit being replaced in it
     span_index: int | None = None
+    sentence: Sequence[str] = ()   # the tokens of the current sentence and where the span starts in it (titles,
+    span_start: int = 0            # pronouns and the article "a"/"an" around a span)
     corpus_words: frozenset = frozenset()   # value words of every entity of the input corpus (generate.words_of)
     _faker: object = None
     _generator: object = None

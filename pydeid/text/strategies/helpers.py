@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..lexicon import DIGIT_CLASS, MONTHS, TEEN_CLASS, WEEKDAYS, identifying
-from ..wordforms import _ORDINAL_CLASS, other_letter, random_same_class
+from ..wordforms import _ORDINAL_CLASS, number_class, other_letter, random_same_class
 from .context import Context
 
 
@@ -82,6 +82,7 @@ def not_original(toks, out, typ, ctx) -> list[str]:
 
 
 KEEP_IN_NUMBERS = {"area", "code", "double", "triple", "and", "point", "dot", "at", "extension", "ext", "number",
+                   "hundred", "thousand", "million", "billion",
                     "-", "(", ")", ",", ".", ":", "/", "+", "#"}
 
 
@@ -112,6 +113,11 @@ def generated_value(toks: Sequence[str], ctx: Context, typ: str | None = None) -
             out.append(f"user{n}@example.com")
         else:
             new = random_same_class(t, ctx.rng, avoid=True)
+            lead = not any(number_class(x) for x in out) or (i + 1 < len(toks) and toks[i + 1].lower() in
+                                                               ("hundred", "thousand", "million", "billion"))
+            if new is not None and lead and new.lower() in ("zero", "oh", "o") and t.lower() not in ("zero", "oh", "o"):
+                new = DIGIT_CLASS[int(ctx.rng.integers(1, 10))]     # a number starts with zero only if it did
+                new = new if new != t.lower() else DIGIT_CLASS[(DIGIT_CLASS.index(new) % 9) + 1]
             out.append(new if new is not None else DIGIT_CLASS[int(ctx.rng.integers(10))])
     return ctx.case(out)
 

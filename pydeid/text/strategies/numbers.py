@@ -17,6 +17,7 @@ NUMBER_STRUCTURE = frozenset({"area", "code", "double", "triple", "and", "point"
 class RandomDigits(Strategy):
     name = "random_digits"
     unit = "word"
+    agrees_articles = True
 
     def unit_for(self, typ: str) -> str:
         from ..categories.surrogates import ENTITY_UNIT

@@ -4,22 +4,37 @@ names of several locales, gazetteer places, generated digits, letters, e-mails a
 from __future__ import annotations
 
 from ..dp import INF, EpsilonReport
-from ..lexicon import WEEKDAYS, identifying
+from ..lexicon import LOC_HEADS, MONTH_ABBR, WEEKDAYS, identifying
 from ..pools import GENERATED_TYPES
 from ..wordforms import match_case, number_class, random_same_class
 from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
-from .identifiers import SHAPED_TYPES
+from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
+from .shapes import (day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
+                     written_time, year_number)
 
 
 class FakerSurrogate(SamplingStrategy):
     name = "faker"
     n_estimate = 4000
+    agrees_articles = True
 
     def replace(self, toks, typ, ctx):
         f = ctx.faker()
+        if typ in SHAPED_TYPES:     # a typed identifier: its format's shape and a valid checksum (identifiers.py)
+            return ctx.case(identifier_value(toks, typ, ctx))
+        shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
+        if shaped is not None:
+            return ctx.case(keep_style(toks, shaped, False))
+        if typ == "PER" and any(is_title(t) for t in toks):     # "Mrs Anna Kowalski" -> "Mrs Ella Ward"
+            gender = span_gender(toks, ctx.sentence, ctx.span_start)
+            names = [t for t in toks if not is_title(t)]
+            first = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
+            gen = [f.last_name()] if len(names) == 1 else [first() for _ in names[:-1]] + [f.last_name()]
+            it = iter(gen)
+            return ctx.case(keep_style(toks, [t if is_title(t) else next(it) for t in toks]))
         # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
         # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
         # (a person called "April" must not fall back to a month redraw that may return "April")
@@ -32,7 +47,7 @@ class FakerSurrogate(SamplingStrategy):
                 break
         else:
             val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
-        return not_original(toks, val, typ, ctx)
+        return not_original(toks, keep_style(toks, val) if typ in FAKER_TYPES else val, typ, ctx)
 
     def epsilon(self, typ, p, observed, ctx):
         if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
@@ -52,8 +67,18 @@ class FakerSurrogate(SamplingStrategy):
 
 
 # closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
-_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"noon", "midnight", "midday"}),
+_DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now"}),
+                 frozenset(MONTH_ABBR - {"sept"}), frozenset({"noon", "midnight", "midday"}),
                  frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+
+
+def _first_case(toks, out: list[str], typ: str) -> list[str]:
+    """A date, time or number's first word capitalised as its original's is (a sentence start): the same surrogate
+    is reused for a later mention in another position."""
+    if typ in ("PER", "LOC", "ORG", "GPE", "FAC") or not out or not toks[0][:1].isalpha() or not out[0][:1].isalpha():
+        return out
+    first = out[0][:1].upper() if toks[0][:1].isupper() else out[0][:1].lower() if not out[0].isupper() else out[0][:1]
+    return [first + out[0][1:]] + out[1:]
 
 
 class Surrogate(Strategy):
@@ -67,6 +92,7 @@ class Surrogate(Strategy):
     address a generated one of the same shape."""
 
     name = "surrogate"
+    agrees_articles = True     # the driver makes an "a"/"an" before the span agree with the surrogate
 
     def unit_for(self, typ: str) -> str:
         return "entity"
@@ -79,24 +105,37 @@ class Surrogate(Strategy):
         m = self._map(ctx, typ)
         key = " ".join(t.lower() for t in toks)
         if typ != "PER" and key in m and not (identifying(m[key].split()) & identifying(ctx.entity_words)):
-            return ctx.case(m[key].split())     # unless it holds a word of another entity of this sentence
+            return ctx.case(_first_case(toks, m[key].split(), typ))   # unless it holds a word of another entity here
         from ..generate import words_of
-        avoid = words_of(toks) | words_of(ctx.entity_words) | \
-            {w for v in m.values() for w in words_of(v.split())}     # distinct originals, distinct surrogates
-        out = self._make(list(toks), typ, ctx, gen, avoid, m)
+        avoid = words_of(toks, typ) | words_of(ctx.entity_words, typ) | \
+            {w for v in m.values() for w in words_of(v.split(), typ)}     # distinct originals, distinct surrogates
+        out = _first_case(toks, keep_style(toks, self._make(list(toks), typ, ctx, gen, avoid, m),
+                                           typ in ("PER", "LOC", "ORG", "GPE", "FAC")), typ)
         if typ != "PER":
             m[key] = " ".join(out)
         return ctx.case(out)
 
     def _make(self, toks, typ, ctx, gen, avoid, m) -> list[str]:
+        from ..categories.surrogates import GENERATED as CATEGORY_GENERATED
         from ..categories.surrogates import LEXICON_POOLS, category_value
-        from ..generate import is_spoken_address, words_of
+        from ..generate import is_spoken_address, place_kind, words_of
         from ..grammars import spelled_spans
-        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)}
+        # a lone "a" or "I" is the article or the pronoun, not a spelled letter ("in a month" never "in d month")
+        spelled = {i for a, b in spelled_spans(toks, min_letters=1) for i in range(a, b)
+                   if not (b - a == 1 and toks[a].lower() in ("a", "i") and len(toks) > 1)}
         if spelled and typ not in SHAPED_TYPES and all(i in spelled or number_class(t) for i, t in enumerate(toks)):
             return gen.letters(toks)             # "K two W A L S K I": letters and digits of the same count
         if is_spoken_address(toks):
             return gen.spoken_address(toks, avoid)
+        if typ not in LEXICON_POOLS and typ not in CATEGORY_GENERATED:
+            out = None
+            for _ in range(16):     # the span's own shape first: an identifier, a written date, "in a month"
+                out = shaped_value(toks, typ, ctx.rng)
+                if out is None or not ((words_of(out) & gen.excluded) - words_of(toks)) and \
+                        not (words_of(out) & avoid):
+                    break
+            if out is not None:
+                return out
         if typ in LEXICON_POOLS or typ not in GENERATED_TYPES and category_value(toks, typ, ctx) is not None:
             # a small closed lexicon (MARITAL, SEXUAL) may hold no value outside the corpus: another member, then
             return gen.draw(lambda: category_value(toks, typ, ctx), avoid, tries=32) or category_value(toks, typ, ctx)
@@ -110,26 +149,43 @@ class Surrogate(Strategy):
         if typ == "PER":
             return self._person(toks, ctx, gen, avoid, m, spelled)
         if typ in ("LOC", "GPE", "FAC"):
-            return gen.draw(gen.place, avoid) or [typ]
+            if any(t.lower() in LOC_HEADS for t in toks) and any(t.lower() not in LOC_HEADS for t in toks):
+                return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid) or [typ]   # "X National Park"
+            kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
+            return gen.draw(lambda: gen.place(kind), avoid) or gen.draw(gen.place, avoid) or [typ]
         if typ == "ORG":
-            return gen.draw(gen.company, avoid) or [typ]
+            if len(toks) == 1 and toks[0].isupper() and toks[0].isalpha() and 2 <= len(toks[0]) <= 5:
+                return gen.draw(lambda: [redraw_code(toks[0], ctx.rng)], avoid) or [typ]     # "EAT" -> "QOF"
+            return gen.draw(lambda: gen.company(toks), avoid) or [typ]     # "City Tavern" -> "Moran Tavern"
         return self._words(toks, typ, ctx, gen, avoid, spelled)
 
     def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
-        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname)."""
+        """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname).
+        Titles are kept ("Mrs", "Judge"); in a name of several words the last is a surname and the others first
+        names, a single name after a title a surname; a new first name takes the gender of a title or a pronoun
+        around the span (shapes.span_gender)."""
         from ..generate import word_forms
+        names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])
+                 and not is_title(t)]
+        titled = any(is_title(t) for t in toks) or (ctx.span_start > 0 and len(ctx.sentence) > ctx.span_start
+                                                    and is_title(ctx.sentence[ctx.span_start - 1]))
+        gender = span_gender(toks, ctx.sentence, ctx.span_start)
         out = []
         for i, t in enumerate(toks):
             forms = word_forms(t)
             if i in spelled:
                 out.extend(gen.letters([t]))
-            elif not forms or not identifying([t]):
-                out.append(t)                    # "Mr", "the", punctuation: structure, kept ("May" is a name here)
+            elif i not in names:
+                out.append(t)                    # "Mr", "Judge", "the", punctuation: kept ("May" is a name here)
             elif forms[0] in m:
                 out.append(m[forms[0]])
             else:
                 used = {v.lower() for v in m.values()}
-                w = gen.draw(lambda: [gen.name_word(t)], avoid | used)
+                if len(names) > 1:
+                    kind = "last" if i == names[-1] else "first"
+                else:       # one name: a surname after a title, a first name when a pronoun gives a gender
+                    kind = "last" if titled else "first" if gender else None
+                w = gen.draw(lambda: [gen.name_word(t, kind, gender)], avoid | used)
                 m[forms[0]] = w[0] if w else "PER"
                 out.append(m[forms[0]])
         return out
@@ -143,8 +199,15 @@ class Surrogate(Strategy):
         for i, t in enumerate(toks):
             low = t.lower()
             forms = word_forms(t)
+            dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
+                written_time(t, ctx.rng) if typ == "TIME" else None
+            if dated is None and typ in ("DATE", "TIME"):
+                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words)
             if i in spelled:
                 out.extend(gen.letters([t]))
+            elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
+                if dated:               # "" : the ordinal of "twenty seventh", now one word ("ninth")
+                    out.append(dated)
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)
@@ -152,8 +215,8 @@ class Surrogate(Strategy):
                         break
                 out.append(new)
             elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
-                cls = next((c for c in _DATE_CLASSES if low in c), CLOCK_WORDS | DAYPARTS)
-                others = sorted(cls - {low} - ctx.entity_words)
+                cls = next((c for c in _DATE_CLASSES if low in c), DAYPARTS)    # never "in the noon"
+                others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
