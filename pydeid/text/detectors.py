@@ -215,9 +215,8 @@ class Detection:
             spans = _mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
                                 "article" not in self._off and self._command, self._court)
             # last, whatever found them: no function word at a span's edge, no contraction in a span
-            if "edges" not in self._off:
-                spans = trim_edges(toks, spans)
-            out.append(drop_contractions(toks, spans))
+            spans = drop_contractions(toks, spans)
+            out.append(trim_edges(toks, spans) if "edges" not in self._off else spans)
         return out
 
 

@@ -79,14 +79,18 @@ def _keeps_the(tokens: Sequence[str], low: Sequence[str], s: Span) -> bool:
 
 def trim_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     """The spans with the function words at their edges removed (the rule above); a span left empty is dropped."""
-    low = [t.lower() for t in tokens]
+    # a state code "IN", "OR" is no function word; lower-case text has none
+    low = [t.lower() if not (len(t) > 1 and t.isupper()) else t for t in tokens]
     spans = _join_preposition(low, sorted(spans, key=lambda s: s.start))
     out: list[Span] = []
-    for s in spans:
+    for k, s in enumerate(spans):
         a, b = s.start, s.end
-        while b > a and low[b - 1] in FUNCTION_WORDS:
+        # only the outer edges of touching spans of one kind are edges ("the first of" + "November": one date)
+        glued_left = k > 0 and _same_kind(spans[k - 1], s) and spans[k - 1].end == s.start
+        glued_right = k + 1 < len(spans) and _same_kind(s, spans[k + 1]) and spans[k + 1].start == s.end
+        while b > a and not glued_right and low[b - 1] in FUNCTION_WORDS:
             b -= 1
-        while a < b and low[a] in FUNCTION_WORDS:
+        while a < b and not glued_left and low[a] in FUNCTION_WORDS:
             if low[a] == "the" and (s.type in ("DATE", "TIME") and b > a + 1 or
                                     _keeps_the(tokens, low, Span(a, b, s.type, s.detectors))):
                 break
@@ -99,6 +103,10 @@ def trim_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
         if b > a:
             out.append(Span(a, b, s.type, set(s.detectors)) if (a, b) != (s.start, s.end) else s)
     return out
+
+
+def _same_kind(p: Span, s: Span) -> bool:
+    return p.type == s.type or {p.type, s.type} == {"DATE", "TIME"}
 
 
 def _join_preposition(low: Sequence[str], spans: list[Span]) -> list[Span]:
