@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.abc
 import importlib.util
 import warnings
 from pathlib import Path
@@ -32,18 +33,47 @@ LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC
           "MONEY": "AMOUNT", "PERCENT": "AMOUNT", "QUANTITY": "AMOUNT"}
 _EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-",
                "i", "i'm", "i'll", "i'd", "i've", "im", "ill", "me", "you"}   # "tell Kevin I'll be there"
-_EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat"]
+_EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat",
+            # the vocabulary's 776k strings (about a CPU second to load): the NER hashes the words it reads, the
+            # vectors are looked up by hash and the truecaser hashes its candidates; nothing maps a hash back
+            "strings"]
 
 
 class SpacyUnavailable(RuntimeError):
     pass
 
 
+class _NoTorch(importlib.abc.MetaPathFinder):
+    """thinc, which spaCy imports, imports torch when it can (for models that wrap torch layers; the CNN pipelines
+    here have none): about 3 CPU seconds of a detection process's start-up. While spaCy is imported, torch is not
+    found; thinc then records that it has none. A later `import torch` in the same process (flair) works as usual."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith(("torch.", "cupy")):
+            raise ImportError(f"{name} is not imported with spaCy (pydeid.text.spacy_ner)")
+        return None
+
+
+def import_spacy():
+    """spaCy, imported without torch when nothing has imported torch yet."""
+    import sys
+    if "spacy" in sys.modules or "torch" in sys.modules or "thinc" in sys.modules:
+        import spacy
+        return spacy
+    finder = _NoTorch()
+    sys.meta_path.insert(0, finder)
+    try:
+        import spacy
+    finally:
+        sys.meta_path.remove(finder)
+    return spacy
+
+
 @functools.lru_cache(maxsize=4)
 def load_pipeline(model: str):
     """The NER-only pipeline, loaded once per process and model (detection never changes it)."""
     try:
-        import spacy
+        spacy = import_spacy()
     except ImportError as e:
         raise SpacyUnavailable("spaCy is not installed (pip install -r requirements.txt)") from e
     with warnings.catch_warnings():
