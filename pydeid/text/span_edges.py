@@ -111,12 +111,15 @@ def _same_kind(p: Span, s: Span) -> bool:
 
 def _join_preposition(low: Sequence[str], spans: list[Span]) -> list[Span]:
     """A span made only of function words right before another of the same type is its preposition or article
-    (one detector took "in" or "the", another "three days" or "hague"): they become one span, trimmed next."""
+    (one detector took "in" or "the", another "three days" or "hague"), a person span made only of a form of
+    address right before another person span is its title ("Mr" + "D ."): they become one span, trimmed next."""
+    from .detectors import _is_title
     out: list[Span] = []
     for s in spans:
         p = out[-1] if out else None
-        if p is not None and p.end == s.start and p.type == s.type and \
-                all(w in FUNCTION_WORDS for w in low[p.start:p.end]):
+        if p is not None and p.end == s.start and p.type == s.type and (
+                all(w in FUNCTION_WORDS for w in low[p.start:p.end]) or
+                s.type == "PER" and all(_is_title(low, i) for i in range(p.start, p.end))):   # "Mr" + "D ."
             out[-1] = Span(p.start, s.end, s.type, p.detectors | s.detectors)
             continue
         out.append(s)
