@@ -227,7 +227,7 @@ def predict(a) -> int:
         return 0
     run = make_runner(a.system, a.model, a.filters_off.split(",") if a.filters_off else [],
                       a.rules_off.split(",") if a.rules_off else [])
-    return _predict_one(a, sets, run, ("tune", "heldout"))
+    return _predict_one(a, sets, run, tuple(a.parts.split(",")))
 
 
 def _run_detection(det, tl):
@@ -390,6 +390,7 @@ def main(argv=None) -> int:
     pr.add_argument("--mini", required=True, help="the CoNLL file the mini mode wrote")
     pr.add_argument("--conv", help="the conversational CoNLL file the mini mode wrote (--conv)")
     pr.add_argument("--sets", default=",".join(SETS))
+    pr.add_argument("--parts", default="tune,heldout", help="tune,heldout (default) or one of them")
     pr.add_argument("--audit", action="store_true", help="pydeid: the default, then each filter off in turn, "
                     "tuning parts only, one process (--out is a prefix)")
     pr.add_argument("--out", required=True)
