@@ -22,6 +22,7 @@ Inner function words stay ("Bank of England", "the end of the month").
 from __future__ import annotations
 
 import functools
+import re
 from typing import Sequence
 
 from .spans import Span
@@ -39,6 +40,26 @@ _AMOUNT_WORDS = _COUNT_WORDS | {"a", "an", "couple", "few", "several", "half", "
 _PARTY_CUES = {"for", "of", "party"}
 _BOOKING = {"table", "tables", "reservation", "reservations", "reserve", "book", "booking", "party", "seats", "seat",
             "people", "persons", "guests"}
+
+
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth", "thirtieth"}
+
+
+def _ordinal(tok: str) -> bool:
+    low = tok.lower()
+    return low in _ORDINAL_WORDS or low.split("-")[-1] in _ORDINAL_WORDS or bool(re.fullmatch(r"\d{1,2}(st|nd|rd|th)",
+                                                                                                    low))
+
+
+_LOWER_TITLES = {"mr", "mrs", "ms", "miss", "dr", "mister", "misses", "missus", "doctor", "professor"}
+
+
+def _is_title(tokens: Sequence[str], i: int) -> bool:
+    from .gazetteer import NAME_TITLES
+    t = tokens[i]
+    return t in NAME_TITLES or t in ("Doctor", "Professor", "Prof", "Prof.") or t in _LOWER_TITLES
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,7 +91,6 @@ def _keeps_the(tokens: Sequence[str], low: Sequence[str], s: Span) -> bool:
     if s.type in ("ORG", "LOC") and tokens[s.start] == "The" and s.start > 0:
         return True                                   # "a table at The Pump Room" (_mend_edges joined it)
     if s.type == "DATE" and s.end - s.start > 1:
-        from .detectors import _ordinal
         if _ordinal(tokens[s.start + 1]):
             return True                               # "on the fifth"
     names = _the_places()
@@ -113,7 +133,6 @@ def _join_preposition(low: Sequence[str], spans: list[Span]) -> list[Span]:
     """A span made only of function words right before another of the same type is its preposition or article
     (one detector took "in" or "the", another "three days" or "hague"), a person span made only of a form of
     address right before another person span is its title ("Mr" + "D ."): they become one span, trimmed next."""
-    from .detectors import _is_title
     out: list[Span] = []
     for s in spans:
         p = out[-1] if out else None
