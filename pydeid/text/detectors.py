@@ -20,7 +20,6 @@ written for: most only to voice-assistant commands (command_style); docs/detecti
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -28,6 +27,8 @@ from . import detector_registry
 from .capitalisation import CapitalisationDetector  # noqa: F401  (its home before the registry)
 from .detector_registry import DetectorUnavailable  # noqa: F401  (the error the CLIs catch)
 from .grammars import GrammarConfig
+from .contractions import drop_contractions
+from .span_edges import _is_title, _ordinal, trim_edges
 from .spans import Span, combine
 from .truecase import is_lower_case
 
@@ -53,6 +54,7 @@ FILTERS = {
     "specific_time": "a tagger's DATE/TIME span without a number, month, weekday, part of day ... is dropped",
     "platforms": "a lower-case ORG span that is only a platform name (twitter, bbc) is dropped",
     "article": "a DATE/TIME span that is only an article is dropped; a leading 'the' leaves a DATE/TIME span",
+    "edges": "function words leave the edges of every span ('over the weekend' -> 'weekend'; span_edges.py)",
 }
 # groups of rules that ADD recall, written for one kind of text; each can be switched off with rules_off. "court" was
 # written after reading TAB court judgments, its held-out documents included: bench/text_domains.sh reports TAB
@@ -215,8 +217,11 @@ class Detection:
             for n in per:
                 lists.update(self._split(n, per[n][k]))
             spans = combine(lists, len(toks), self.cfg.combine, self.cfg.priority)
-            out.append(_mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
-                                   "article" not in self._off and self._command, self._court))
+            spans = _mend_edges(toks, _one_type_per_digit_string(spans, lists.get("grammar:precise", [])),
+                                "article" not in self._off and self._command, self._court)
+            # last, whatever found them: no function word at a span's edge, no contraction in a span
+            spans = drop_contractions(toks, spans)
+            out.append(trim_edges(toks, spans) if "edges" not in self._off else spans)
         return out
 
 
@@ -378,17 +383,6 @@ def _bridge(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
     return out
 
 
-_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-                  "eighteenth", "nineteenth", "twentieth", "thirtieth"}
-
-
-def _ordinal(tok: str) -> bool:
-    low = tok.lower()
-    return low in _ORDINAL_WORDS or low.split("-")[-1] in _ORDINAL_WORDS or bool(re.fullmatch(r"\d{1,2}(st|nd|rd|th)",
-                                                                                                    low))
-
-
 def _mend_edges(tokens: Sequence[str], spans: list[Span], article: bool = True, titles: bool = True) -> list[Span]:
     """A possessive "'s" token right after an entity belongs to it ("jason 's email", "today 's news"); a leading
     article is not part of a date or time ("the 70s" keeps "70s") -- unless a tagger trained on the corpus found
@@ -427,15 +421,6 @@ def _mend_edges(tokens: Sequence[str], spans: list[Span], article: bool = True, 
                 not tokens[s.start - 2].endswith((".", "?", "!")) and not any(o.end == s.start for o in spans):
             s.start -= 1
     return _extend_capitalised(tokens, _bridge(tokens, spans))
-
-
-_LOWER_TITLES = {"mr", "mrs", "ms", "miss", "dr", "mister", "misses", "missus", "doctor", "professor"}
-
-
-def _is_title(tokens: Sequence[str], i: int) -> bool:
-    from .gazetteer import NAME_TITLES
-    t = tokens[i]
-    return t in NAME_TITLES or t in ("Doctor", "Professor", "Prof", "Prof.") or t in _LOWER_TITLES
 
 
 def _extend_capitalised(tokens: Sequence[str], spans: list[Span]) -> list[Span]:

