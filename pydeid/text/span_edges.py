@@ -37,6 +37,7 @@ _COUNT_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", 
                 "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
 _AMOUNT_WORDS = _COUNT_WORDS | {"a", "an", "couple", "few", "several", "half", "of", "and", "thirty", "forty", "fifty",
                                 "sixty", "ninety", "hundred", "next", "coming", "more"}
+_SCALE_WORDS = {"hundred", "thousand", "million", "billion", "grand", "dozen"}
 _PARTY_CUES = {"for", "of", "party"}
 _BOOKING = {"table", "tables", "reservation", "reservations", "reserve", "book", "booking", "party", "seats", "seat",
             "people", "persons", "guests"}
@@ -114,6 +115,8 @@ def trim_edges(tokens: Sequence[str], spans: list[Span]) -> list[Span]:
             if low[a] == "the" and (s.type in ("DATE", "TIME") and b > a + 1 or
                                     _keeps_the(tokens, low, Span(a, b, s.type, s.detectors))):
                 break
+            if low[a] in ("a", "an") and a + 1 < b and low[a + 1] in _SCALE_WORDS:
+                break                        # "a thousand pounds", "a hundred euros": the "a" is the number one
             if s.type in ("DATE", "TIME") and (low[a] in ("a", "an") and _duration(low, a, b) or
                                                low[a] == "in" and _duration(low, a + 1, b)):
                 break
