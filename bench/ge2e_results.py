@@ -90,6 +90,51 @@ def main() -> None:
     update_results_section(a.results, "so-ge2e-ranking", rank_md,
                            "Methods ranked under the strongest attacker, the pretrained one included (semi-informed)")
 
+    checks = []
+    conv = Path("exp/convergence/original.json")
+    if conv.is_file():
+        c = json.loads(conv.read_text())
+        rows = []
+        for name, m in c["models"].items():
+            for h in m["history"]:
+                rows.append([name, h["epoch"], "-" if h.get("train_acc") is None else f"{100 * h['train_acc']:.1f}",
+                             f"{h['dev_eer_pct']:.2f}"])
+        checks.append(
+            f"Convergence on held-out TRAIN speakers ({c['data']}, original speech, front-end {c['vad']}): each "
+            f"attacker trained on the other {30 - len(c['dev_speakers'])} train speakers, after every epoch the "
+            f"training accuracy (%) and the EER (%) of all pairs of the {len(c['dev_speakers'])} held-out speakers' "
+            f"utterances (cosine; no test speaker involved). ge2e = fine-tuning of the pretrained encoder's last LSTM "
+            f"layer and projection (epoch 0: as shipped); xvector / ecapa = conf/xvector/mini.yaml / ecapa_mini.yaml "
+            f"from scratch (their epochs: the recipe's).\n\n"
+            + markdown_table(["attacker", "epoch", "train acc (%)", "held-out pair EER (%)"], rows)
+            + "\nCPU: " + "; ".join(f"{n} {m['cpu_seconds']:.0f} CPU-s" for n, m in c["models"].items()) + ".\n")
+    col = Path(f"exp/attack/ge2e_{fes[0]}/collapse_check.json")
+    if col.is_file():
+        c = json.loads(col.read_text())
+        rows = []
+        for v, m in c["methods"].items():
+            pv = m["pseudo_voices"].get("targets")
+            si = m.get("semi_informed", {})
+            po = m.get("semi_informed_pooled_backend", {})
+            f = lambda d, b: "n/a" if b not in d else f"{d[b]['eer_pct']:.1f}"  # noqa: E731
+            rows.append([LABEL.get(v, v), "-" if pv is None else pv, f"{m['loo_id_pct']:.1f}",
+                         f"{m['train_gvd_db']:+.2f}", f(si, "cosine"), f(si, "lda"), f(si, "plda"), f(po, "lda"),
+                         f(po, "plda")])
+        checks.append(
+            "Collapsed training data (arXiv 2507.22534): per method, the distinct VTLN target voices in the "
+            "attacker's 600 converted training utterances (his voice plan), the leave-one-out identification (%) of "
+            f"the 30 training speakers among themselves from those utterances (GE2E cosine; original speech: "
+            f"{c['original_train']['loo_id_pct']:.1f} %), their G_VD against the original training utterances, and the "
+            "semi-informed EER (%) with the back-ends trained on them (cosine: nothing trained) beside the same "
+            f"attacker with a back-end trained on MORE voices: the converted training data of every method measured "
+            f"pooled with the original ({c['pooled_backend']['utterances']} utterances, "
+            f"{c['pooled_backend']['classes']} classes).\n\n"
+            + markdown_table(["method", "pseudo-voices", "LOO id (%)", "train G_VD (dB)", "semi cosine",
+                              "semi LDA", "semi PLDA", "pooled LDA", "pooled PLDA"], rows))
+    if checks:
+        update_results_section(a.results, "so-ge2e-checks", "\n\n".join(checks),
+                               "Do not fool yourselves: convergence, a second back-end, collapsed training data")
+
 
 if __name__ == "__main__":
     main()
