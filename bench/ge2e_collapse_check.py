@@ -75,7 +75,7 @@ def main() -> None:
     conv = {}
     for v in VS:
         d = adir / f"semi-informed_{v}" / "xvectors_train"
-        if not (d / "xvector.scp").is_file():
+        if not (d / "xvector.scp").is_file() or not (d.parent / "scores" / "metrics.json").is_file():
             continue
         conv[v] = (read_vectors(d / "xvector.scp"), read_kaldi_map(d / "utt2spk"))
     ou = sorted(orig)
