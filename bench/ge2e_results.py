@@ -37,6 +37,7 @@ def main() -> None:
     ap.add_argument("--fes", default="energy")
     ap.add_argument("--results", default="RESULTS.md")
     ap.add_argument("--how", required=True, help="how the run was made (one paragraph)")
+    ap.add_argument("--notes", default="", help="a closing paragraph of the checks section")
     ap.add_argument("--trained", default="", help="JSON file: v -> [eer, lo, hi, attacker] of the trained attackers")
     a = ap.parse_args()
     fes = a.fes.split()
@@ -131,6 +132,8 @@ def main() -> None:
             f"{c['pooled_backend']['classes']} classes).\n\n"
             + markdown_table(["method", "pseudo-voices", "LOO id (%)", "train G_VD (dB)", "semi cosine",
                               "semi LDA", "semi PLDA", "pooled LDA", "pooled PLDA"], rows))
+    if a.notes:
+        checks.append(a.notes)
     if checks:
         update_results_section(a.results, "so-ge2e-checks", "\n\n".join(checks),
                                "Do not fool yourselves: convergence, a second back-end, collapsed training data")
