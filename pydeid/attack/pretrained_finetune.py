@@ -82,9 +82,11 @@ def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: d
     """on_epoch(epoch, voice_encoder) -> dict: figures added to each epoch's history entry (epoch 0: the encoder
     as shipped), as in train.train_attacker."""
     import torch
-    from .model import build_classifier
+    # speechbrain's cosine classifier and AAM-softmax, as model.build_classifier / train.speaker_loss build them
+    # (not imported from there: those modules dispatch to this one)
+    from speechbrain.lobes.models.ECAPA_TDNN import Classifier
+    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
     from .pretrained import PretrainedEncoder
-    from .train import speaker_loss
     from .vad import apply_vad
 
     data = DataDir.read(data_dir)
@@ -119,8 +121,8 @@ def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: d
     model = enc.model
     for name, p in model.named_parameters():
         p.requires_grad = name in TRAINED
-    head = build_classifier({**cfg, "loss": "aam"}, PretrainedEncoder.dim, len(train_spk))
-    loss_fn = speaker_loss({**cfg, "loss": "aam"})
+    head = Classifier(input_size=PretrainedEncoder.dim, lin_blocks=0, out_neurons=len(train_spk))
+    loss_fn = LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
     opt = torch.optim.Adam([{"params": [p for p in model.parameters() if p.requires_grad], "lr": g["finetune_lr"]},
                             {"params": head.parameters(), "lr": 10 * g["finetune_lr"]}])
 
