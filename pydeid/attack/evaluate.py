@@ -84,7 +84,7 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
              lda_dim: int = 150, plda_rank: int = 100, orig_trial: str | os.PathLike | None = None,
              pitch_max_utts: int = 200, plots: bool = True, pitch_cache: str | os.PathLike | None = None,
              n_boot: int = N_BOOT, boot_seed: int = 0,
-             orig_trial_xvec: str | os.PathLike | None = None) -> dict:
+             orig_trial_xvec: str | os.PathLike | None = None, pitch: bool = True) -> dict:
     t0 = time.time()
     out_dir = Path(out_dir)
     train_xvec, enroll_xvec, trial_xvec = Path(train_xvec), Path(enroll_xvec), Path(trial_xvec)
@@ -184,7 +184,7 @@ def evaluate(train_xvec: str | os.PathLike, enroll_data: str | os.PathLike, enro
                 dsys, d, centers, _ = M.linkability(tar, non)
                 linkability_plot(tar, non, dsys, d, centers, out_dir / f"linkability_{name}.png",
                                  title=f"{title} [{name}]".strip())
-    if orig_trial is not None:
+    if orig_trial is not None and pitch:   # (pitch=False: rho_F0 is the conversion's, measured by another attack)
         from .pitch import cached_pitch_correlation, pitch_correlation
         pc = pitch_correlation(orig_trial, trial_data, max_utts=pitch_max_utts) if pitch_cache is None else \
             cached_pitch_correlation(orig_trial, trial_data, pitch_cache, max_utts=pitch_max_utts)

@@ -1,6 +1,7 @@
 """The pretrained attacker: the GE2E speaker encoder (Wan et al. 2018) whose weights the Resemblyzer 0.1.4 wheel
 ships inside its files (resemblyzer/pretrained.pt, 17 MB, Apache-2.0; 3-layer LSTM 256 on 40 Mel bands, 256-dim
-embeddings, trained by its authors on thousands of speakers: LibriSpeech-other, VoxCeleb 1 and 2).
+embeddings; the Real-Time-Voice-Cloning encoder, described by its author as trained on thousands of speakers of
+LibriSpeech train-other and VoxCeleb 1 and 2).
 
 An attacker who starts from a model trained on many voices is what a real adversary has: the recipes' own
 x-vector/ECAPA attackers learn from the corpus's 30 train speakers only. Nothing is downloaded: the weights are

@@ -77,11 +77,16 @@ def _pair_eer(emb: np.ndarray, spk: list[str]) -> float:
     return 100 * eer(s[iu][same], s[iu][~same])[0]
 
 
-def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0) -> dict:
+def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0,
+               on_epoch=None) -> dict:
+    """on_epoch(epoch, voice_encoder) -> dict: figures added to each epoch's history entry (epoch 0: the encoder
+    as shipped), as in train.train_attacker."""
     import torch
-    from .model import build_classifier
+    # speechbrain's cosine classifier and AAM-softmax, as model.build_classifier / train.speaker_loss build them
+    # (not imported from there: those modules dispatch to this one)
+    from speechbrain.lobes.models.ECAPA_TDNN import Classifier
+    from speechbrain.nnet.losses import AdditiveAngularMargin, LogSoftmaxWrapper
     from .pretrained import PretrainedEncoder
-    from .train import speaker_loss
     from .vad import apply_vad
 
     data = DataDir.read(data_dir)
@@ -116,8 +121,8 @@ def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: d
     model = enc.model
     for name, p in model.named_parameters():
         p.requires_grad = name in TRAINED
-    head = build_classifier({**cfg, "loss": "aam"}, PretrainedEncoder.dim, len(train_spk))
-    loss_fn = speaker_loss({**cfg, "loss": "aam"})
+    head = Classifier(input_size=PretrainedEncoder.dim, lin_blocks=0, out_neurons=len(train_spk))
+    loss_fn = LogSoftmaxWrapper(AdditiveAngularMargin(margin=cfg["aam_margin"], scale=cfg["aam_scale"]))
     opt = torch.optim.Adam([{"params": [p for p in model.parameters() if p.requires_grad], "lr": g["finetune_lr"]},
                             {"params": head.parameters(), "lr": 10 * g["finetune_lr"]}])
 
@@ -128,7 +133,13 @@ def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: d
         e = np.stack([model.embed_utterance(w) for w in dev_wavs])
         return round(_pair_eer(e, [data.utt2spk[u] for u in dev_utts]), 3)
 
-    history = [{"epoch": 0, "train_acc": None, "loss": None, "dev_eer_pct": dev_eer()}]
+    def extra(ep):
+        if on_epoch is None:
+            return {}
+        model.eval()
+        return on_epoch(ep, model)
+
+    history = [{"epoch": 0, "train_acc": None, "loss": None, "dev_eer_pct": dev_eer(), **extra(0)}]
     bs = cfg["batch_size"]
     for ep in range(1, epochs + 1):
         model.train()
@@ -152,7 +163,7 @@ def train_ge2e(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: d
             tot_loss += float(loss.detach()) * len(idx)
             correct += int((out.reshape(len(idx), -1).argmax(1) == y.squeeze(1)).sum())
         history.append({"epoch": ep, "train_acc": round(correct / len(utts), 4),
-                        "loss": round(tot_loss / len(utts), 4), "dev_eer_pct": dev_eer()})
+                        "loss": round(tot_loss / len(utts), 4), "dev_eer_pct": dev_eer(), **extra(ep)})
         log.info("ge2e fine-tuning epoch %d: %s", ep, history[-1])
     model.eval()
     state = {k: v.detach().clone() for k, v in model.state_dict().items()}

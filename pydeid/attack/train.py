@@ -111,13 +111,15 @@ def _save_state(path: Path, state: dict) -> None:
 
 
 def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cfg: dict, seed: int = 0,
-                   progress: bool | None = None) -> dict:
-    """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary."""
+                   progress: bool | None = None, on_epoch=None) -> dict:
+    """Train on every utterance of data_dir (speakers = classes); write model_dir; return a training summary.
+    on_epoch(epoch, embedder) -> dict: called after every epoch (embedder in eval mode, e.g. a held-out EER for the
+    convergence curve); its figures join the epoch's history entry."""
     from tqdm import tqdm
 
     if cfg["model"] == "ge2e":   # pretrained: saved as shipped, or fine-tuned
         from .pretrained_finetune import train_ge2e
-        return train_ge2e(data_dir, model_dir, cfg, seed=seed)
+        return train_ge2e(data_dir, model_dir, cfg, seed=seed, on_epoch=on_epoch)
     data = DataDir.read(data_dir)
     utts = data.utts
     speakers = data.speakers
@@ -178,6 +180,11 @@ def train_attacker(data_dir: str | os.PathLike, model_dir: str | os.PathLike, cf
             seen += len(idx)
             bar.update(1)
         history.append({"epoch": epoch, "loss": tot_loss / max(seen, 1), "train_acc": correct / max(seen, 1)})
+        if on_epoch is not None:
+            embedder.eval()
+            with torch.random.fork_rng(devices=[]):   # the evaluation leaves the training's draws alone
+                history[-1].update(on_epoch(epoch, embedder))
+            embedder.train()
         log.info("epoch %d/%d loss %.4f train-acc %.3f (%.1f s)", epoch, cfg["epochs"], history[-1]["loss"],
                  history[-1]["train_acc"], time.time() - t0)
         if epoch < len(plans):

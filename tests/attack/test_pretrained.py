@@ -112,7 +112,7 @@ def test_voice_distinctiveness_on_constructed_matrices():
 def test_attack_step_with_the_ge2e_kind(mini_corpus, repo_root, tmp_path):
     """steps/attack.sh --xvector-config conf/xvector/ge2e.yaml on the tiny corpus: the pretrained encoder as the
     attacker (nothing trained), three back-ends, G_VD from --orig-trial."""
-    from tests.attack.test_attacker import _env, shifted_copy
+    from test_attacker import _env, shifted_copy
     c = mini_corpus
     public = shifted_copy(c / "mini_test_trial", tmp_path / "pub_trial", 1.3)
     r = subprocess.run(["bash", "steps/attack.sh", "--scenario", "ignorant", "--method", "f0scale",
@@ -128,3 +128,29 @@ def test_attack_step_with_the_ge2e_kind(mini_corpus, repo_root, tmp_path):
     pooled = m["backends"]["cosine"]["pooled"]
     assert pooled["n_target"] == 24 and pooled["eer_pct"] < 50
     assert pooled["gvd_db"] is not None and pooled["gvd_db"] < 5
+
+
+@pytest.mark.slow
+def test_finetuning_is_seeded_and_records_its_convergence(mini_corpus, repo_root, tmp_path):
+    """ge2e.finetune_epochs > 0: the last layers move, the same seed gives the same model, the held-out
+    speakers' EER is recorded before and after every epoch."""
+    import torch
+
+    from pydeid.attack.config import load_config
+    from pydeid.attack.model import load_model
+    from pydeid.attack.pretrained import weights_path
+    from pydeid.attack.train import train_attacker
+    cfg = load_config(repo_root / "conf/xvector/ge2e.yaml",
+                      {"ge2e": {"finetune_epochs": 1, "dev_speakers": 2}, "batch_size": 16})
+    runs = [train_attacker(mini_corpus / "mini_train", tmp_path / f"m{i}", cfg, seed=0) for i in (0, 1)]
+    h = runs[0]["history"]
+    assert [e["epoch"] for e in h] == [0, 1] and h[1]["train_acc"] is not None
+    assert h[0]["dev_eer_pct"] is not None and h[1]["dev_eer_pct"] is not None
+    assert runs[0]["train_speakers_used"] == 2 and len(runs[0]["dev_speakers"]) == 2
+    a, _ = load_model(tmp_path / "m0")
+    b, _ = load_model(tmp_path / "m1")
+    shipped = torch.load(weights_path(), map_location="cpu", weights_only=False)["model_state"]
+    for k, v in a.model.state_dict().items():
+        assert torch.equal(v, b.model.state_dict()[k])                  # seeded
+        assert torch.equal(v, shipped[k]) == (k not in ("lstm.weight_ih_l2", "lstm.weight_hh_l2", "lstm.bias_ih_l2",
+                                                        "lstm.bias_hh_l2", "linear.weight", "linear.bias")), k

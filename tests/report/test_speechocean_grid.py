@@ -26,3 +26,19 @@ def test_extra_rows_outside_their_column_are_not_reported_missing():
     assert rows["parameter-shifted (extra)"] == ["25.0 [24.0, 26.0] / 0.50", "not run", "-", "-", "-", "-"]
     assert rows["informed-same-draws (extra)"][:3] == ["22.0 [21.0, 23.0] / 0.50", "23.0 [22.0, 24.0] / 0.50", "-"]
     assert rows["semi-informed"][-1] == "not run" and rows["semi-informed"].count("not run") == 1
+
+
+def test_strongest_attacker_is_the_lowest_eer_across_attackers_back_ends_and_front_ends():
+    from pydeid.report.speechocean_attacks import render_ranking, strongest
+    grid = {("xvector", "energy", "plda", "semi-informed_mcadams"): cell(20.0),
+            ("ecapa", "none", "cosine", "semi-informed_mcadams"): cell(15.0),
+            ("ge2e", "none", "lda", "semi-informed_mcadams"): cell(12.0),
+            ("ge2e", "energy", "cosine", "semi-informed_mcadams"): cell(13.0)}
+    (am, b, fe), r = strongest(grid, "semi-informed_mcadams", ["xvector", "ecapa", "ge2e"], ["energy", "none"])
+    assert (am, b, fe, r["eer"]) == ("ge2e", "lda", "none", 12.0)
+    # without the pretrained attacker in the grid, the ECAPA without VAD
+    assert strongest(grid, "semi-informed_mcadams", ["xvector", "ecapa"], ["energy", "none"])[0] == \
+        ("ecapa", "cosine", "none")
+    md, ranked = render_ranking(grid, ["mcadams"], ["xvector", "ecapa", "ge2e"], {}, {}, "general LM",
+                                ["energy", "none"])
+    assert ranked[0]["attacker"] == "GE2E (pretrained) LDA+cosine, no VAD" and "12.0 [11.0, 13.0]" in md

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # egs/speechocean762/s5: de-identification measured on real voices (speechocean762: read English sentences of
 # non-native adult speakers, the corpus's own train/test split, 30 + 30 speakers in the subset of ../shared/data).
-# Privacy: x-vector and ECAPA-TDNN attackers trained from scratch on the train speakers, with Kaldi's energy VAD and
+# Privacy: x-vector and ECAPA-TDNN attackers trained from scratch on the train speakers and the pretrained GE2E
+# encoder (resemblyzer's shipped weights; back-ends trained on the attacker's data), with Kaldi's energy VAD and
 # without, EER (pooled/male/female, bootstrap 95 % CI) and linkability in the VoicePrivacy attacker scenarios
 # semi-informed, lazy-informed, ignorant (+ parameter-shifted, informed-same-draws); rho_F0. Utility: WER of a pretrained
 # recogniser (pocketsphinx en-us; a 3-gram LM of the training transcripts, and the wheel's general LM) on
@@ -11,7 +12,7 @@
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
 #            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
-#            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"]
+#            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml ge2e:conf/xvector/ge2e.yaml"]
 #            [--front-ends "energy none"] [--ecapa-epochs N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
 #   parameter-shifted attacker with the same config and -T --vtln-shift-targets); for voicemask/mcadams "-"
@@ -106,7 +107,9 @@ vtln_target_per_spk=4     # utterances of each train speaker that model the VTLN
 xvector_epochs=8     # original-speech PLDA attacker on 600 utterances: 4 epochs 10.0 %, 8 8.7 %, 12 7.3 % (the
                      # config's 8: the run-time budget); tiny: 2
 ecapa_epochs=        # empty: the ECAPA config's (conf/xvector/ecapa_mini.yaml: 10); tiny: 2
-attackers="xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml"   # <model>:<config> (stage 6)
+attackers="xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml ge2e:conf/xvector/ge2e.yaml"   # <model>:<config> (stage 6)
+                          # ge2e: the pretrained encoder shipped in the resemblyzer wheel (nothing trained; cosine,
+                          # LDA + whitening + cosine and PLDA back-ends): the strongest on these speakers (RESULTS.md)
 front_ends="energy none"  # every attacker's front-end (training, enrolment, trials): energy = Kaldi compute-vad
                           # (the default of the configs), none = whole utterances
 extra_rows_front_end=energy  # the front-end of the extra rows (parameter-shifted, informed-same-draws; the first
