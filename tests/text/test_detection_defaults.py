@@ -49,7 +49,7 @@ def test_default_set_needs_no_model_and_flair_joins_with_one():
     cfg = DetectionConfig()
     assert cfg.detector_names() == ["spacy", "grammar", "gazetteer", "cues", "categories", "identifiers"]
     assert DetectionConfig(flair_model="exp/ner").detector_names() == ["spacy", "grammar", "gazetteer", "cues",
-                                                                       "categories", "flair"]
+                                                                       "categories", "identifiers", "flair"]
 
 
 def test_default_detectors_on_cased_and_asr_text(default_detection):
