@@ -15,7 +15,9 @@ VoicePrivacy's rule (target_gender same) the voices are drawn among the pool spe
 
 from __future__ import annotations
 
-MODES = ("random_per_utterance", "per_speaker", "per_gender_pseudo", "pooled_pseudo")
+from .target_draws import assign_target, assign_targets
+from .target_modes import MODES
+
 STRATEGY = {"random_per_utterance": 3, "per_speaker": 2, "per_gender_pseudo": 1, "pooled_pseudo": 1}
 POOL_VOICES = 4   # voices of a pooled pseudo-speaker unless the method says otherwise
 
@@ -34,7 +36,6 @@ def n_voices(mode: str, pool_voices: int = POOL_VOICES) -> int:
 def select(mode: str, pool: list[str], seed: int, spk: str, utt: str, gender: str | None = None,
            pool_genders: dict[str, str] | None = None, pool_voices: int = POOL_VOICES) -> list[str]:
     """The pool speakers of this utterance's target (one, or pool_voices for pooled_pseudo)."""
-    from .convert import assign_target, assign_targets
     strategy = STRATEGY[check(mode)]
     n = n_voices(mode, pool_voices)
     if n > 1:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .common import convert_log_f0
 from .method import VoiceMethod
-from .target_selection import MODES as TARGET_SELECTIONS
+from .target_modes import MODES as TARGET_SELECTIONS
 from .warping import bin_omegas, distortion_strength, invert_on_grid, voicemask_warp, warp_envelope
 from .world import WorldConfig, analyze, finalize, synthesize
 

@@ -13,7 +13,7 @@ transformer). Targets are chosen by pydeid.voice.target_selection (default per_g
 target per gender, the setting where an output made of target frames leaves the attacker least)."""
 
 from ..method import VoiceMethod
-from ..target_selection import MODES as TARGET_SELECTIONS
+from ..target_modes import MODES as TARGET_SELECTIONS
 from .core import (DEFAULT_FRAME_PERIOD, FrameSelectParams, FrameSelectTransformer, build_frame_select, build_pool,
                    draw_frame_select)
 from .pool import FramePool

@@ -63,7 +63,7 @@ import numpy as np
 
 from ..common import log_f0_stats
 from ..method import VoiceMethod
-from ..target_selection import MODES as TARGET_SELECTIONS
+from ..target_modes import MODES as TARGET_SELECTIONS
 from ..warping import bilinear, bin_omegas, warp_log_envelope
 from ..world import WorldConfig, analyze, finalize, synthesize
 from .f0_map import map_f0
