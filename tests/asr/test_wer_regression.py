@@ -1,9 +1,11 @@
-"""Regression guard of the small tier's utility in the default run (issue 7): steps/train_asr.sh,
+"""Regression guard of the small tier's utility (slow run): steps/train_asr.sh,
 steps/train_lm.sh, steps/decode_asr.sh and steps/score.sh on a CI-sized mini corpus (24 training voices x 8
 turns, 4 unseen test voices), as the recipe runs them. The WER on the unseen voices must stay far below 100%.
 The figure of the full-size demo corpus is in egs/mini/s5/RESULTS.md (slow test: tests/asr/test_slow.py)."""
 
 import json
+
+import pytest
 
 from asr_helpers import REPO, run_step
 
@@ -11,6 +13,8 @@ SMALL = str(REPO / "conf" / "asr" / "small.yaml")
 MAX_WER = 70.0  # measured: see the note in bench/asr_results_mini.md (CI corpus)
 
 
+# slow: trains the small ESPnet tier with its LM (4-5 CPU-min); test_pipeline keeps a short training in the default run
+@pytest.mark.slow
 def test_small_tier_with_lm_wer_far_below_100(asr_mini, tmp_path):
     m = asr_mini
     exp, lm, dec = tmp_path / "asr_small", tmp_path / "lm_small", tmp_path / "asr_small" / "decode_mini_test"

@@ -15,6 +15,8 @@ import pytest
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 
 
+# slow: every stage of the real-voice recipe, now with the Whisper meter and the GE2E attacker (4+ CPU-min)
+@pytest.mark.slow
 def test_tiny_recipe_end_to_end(repo_root, tmp_path, recipe_copy):
     root = SHARED / "speechocean762_adults"
     vctk = SHARED / "vctk_subset"
