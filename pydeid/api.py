@@ -216,13 +216,33 @@ def _checked_vtln_transformer():
     return VtlnTransformer
 
 
+def _checked_per_utterance_transformer(name: str):
+    """pydeid.VoiceMaskTransformer / McAdamsTransformer: pydeid.voice's, with the waveform and sample rate checked
+    like pydeid.voice_transformer's (the classes themselves trust their caller: the CLI reads audio already checked)."""
+    import pydeid.voice
+    from pydeid.io.audio_checks import as_mono_float, check_sample_rate
+    base = getattr(pydeid.voice, name)
+
+    def transform(self, wav, sr: int = 16000, draw: dict | None = None, **kwargs):
+        sr = check_sample_rate(sr)
+        return base.transform(self, as_mono_float(wav), sr, draw, **kwargs)
+
+    return type(name, (base,), {"__doc__": base.__doc__ + " Waveforms as pydeid.voice_transformer (stereo mixed "
+                                "down, integer PCM scaled, NaN/inf/empty refused).",
+                                "__module__": __name__, "transform": transform})
+
+
 def __getattr__(name):
     # the transformers and builders of pydeid.voice, loaded on first use
     if name == "VtlnTransformer":
         global VtlnTransformer
         VtlnTransformer = _checked_vtln_transformer()
         return VtlnTransformer
-    if name in ("VoiceMaskTransformer", "McAdamsTransformer", "build_voicemask", "build_mcadams"):
+    if name in ("VoiceMaskTransformer", "McAdamsTransformer"):
+        cls = _checked_per_utterance_transformer(name)
+        globals()[name] = cls
+        return cls
+    if name in ("build_voicemask", "build_mcadams"):
         import pydeid.voice
         return getattr(pydeid.voice, name)
     raise AttributeError(f"module 'pydeid.api' has no attribute {name!r}")

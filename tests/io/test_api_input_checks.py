@@ -99,3 +99,24 @@ def test_vtln_transformer_checks_its_input(wav):
         vt.transform(np.full(8000, np.nan, np.float32), "t1", SR)
     y = vt.transform(np.stack([wav, wav], axis=1), "t1", SR)   # stereo: mixed down
     assert y.shape == wav.shape and np.isfinite(y).all()
+
+
+@pytest.mark.parametrize("name, build", [("McAdamsTransformer", "build_mcadams"),
+                                         ("VoiceMaskTransformer", "build_voicemask")])
+def test_method_classes_of_the_api_check_their_input(name, build, wav):
+    """pydeid.McAdamsTransformer / VoiceMaskTransformer used directly, not through voice_transformer: before, a
+    stereo array gave a numpy broadcast error inside McAdams and sample rate 0 a ZeroDivisionError."""
+    cls, params = getattr(pydeid, name), getattr(pydeid, build)()
+    with pytest.raises(AudioInputError, match="sample rate must be a positive integer"):
+        cls(params, seed=0).transform(wav, 0)
+    with pytest.raises(AudioInputError, match="NaN or infinite"):
+        cls(params, seed=0).transform(np.full(8000, np.nan, np.float32), SR)
+    with pytest.raises(AudioTypeError):
+        cls(params, seed=0).transform(None, SR)
+    other = _voice(f0=190.0, seed=1)
+    mono = cls(params, seed=3).transform((wav + other) / 2, SR)
+    stereo = cls(params, seed=3).transform(np.stack([wav, other], axis=1), SR)
+    assert stereo.shape == wav.shape and np.allclose(stereo, mono, atol=1e-6)
+    pcm = np.round(wav * 32768).astype(np.int16)
+    assert np.allclose(cls(params, seed=5).transform(pcm, SR), cls(params, seed=5).transform(pcm / 32768.0, SR),
+                       atol=1e-4)
