@@ -75,6 +75,7 @@ def test_ner_utility_steps_in_two_lanes(repo_root, mini_corpus, tmp_path):
     assert {s: c.stat().st_mtime_ns for s, c in cells.items()} == mtimes
 
 
+@pytest.mark.slow   # 35 s: the cells-only variant; the default run keeps test_ner_utility_steps_in_two_lanes
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is needed for the steps scripts")
 def test_ner_utility_cells_only_side_by_side_then_table(repo_root, mini_corpus, tmp_path):
     """--cells-only (the recipe's stage 2 queues cells beside its own tagger): two single-cell jobs at once write

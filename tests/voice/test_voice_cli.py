@@ -237,6 +237,7 @@ def test_resume_after_kill_gives_identical_outputs(mini_corpus, tmp_path):
         assert filecmp.cmp(ref / "wav" / f"{u}.wav", wav / f"{u}.wav", shallow=False), u
 
 
+@pytest.mark.slow   # 35-65 s: an equivalence check of an optimisation; the default run keeps the resume and reuse tests
 def test_vtln_pool_file_is_reused_only_when_it_matches(mini_corpus, tmp_path):
     """--pool-file: the recipe's many VTLN runs share one target pool; a pool of other settings is rebuilt."""
     REUSED = "vtln target pool: reused"
@@ -296,6 +297,7 @@ def test_vtln_reuses_the_fit_analyses_and_output_is_unchanged(mini_corpus, tmp_p
         assert filecmp.cmp(tmp_path / "reused" / f"{u}.wav", tmp_path / "twice" / f"{u}.wav", shallow=False), u
 
 
+@pytest.mark.slow   # 35-65 s: an equivalence check of an optimisation; the default run keeps the resume and reuse tests
 def test_vtln_outputs_in_one_pass_equal_separate_runs(mini_corpus, tmp_path, repo_root):
     """steps/transform_voice.sh --also: strategies 1 and 3 and another seed converted in one pass (2 jobs) give
     the audio of separate runs bit for bit, each output with its own plan (secret) and a clean data dir."""
