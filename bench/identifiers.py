@@ -97,7 +97,7 @@ def score(its, spans, presidio_entities=None):
 def _rate(rows, key="found"):
     n = len(rows)
     k = sum(r[key] for r in rows)
-    lo, hi = wilson(k, n)
+    lo, hi = (max(0.0, x) for x in wilson(k, n))      # no "-0.0" from rounding at k = 0
     return f"{100 * k / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] ({k}/{n})" if n else "-"
 
 
