@@ -61,15 +61,21 @@ def make(a) -> int:
     return 0
 
 
-def process(a) -> int:
+def _child(cmd, env=None) -> tuple[float, float]:
+    """CPU seconds (user + sys, from getrusage of the children) and wall seconds of one child process; it must
+    succeed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     w = time.perf_counter()
-    r = subprocess.run(["pydeid", "tag-entities", a.data, a.out + ".conll"] + a.extra, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - w
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
-        sys.exit(f"detect_speed: pydeid tag-entities failed: {r.stderr.strip().splitlines()[-1:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        sys.exit(f"detect_speed: {' '.join(cmd[:2])} failed: {r.stderr.strip().splitlines()[-1:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def process(a) -> int:
+    cpu, wall = _child(["pydeid", "tag-entities", a.data, a.out + ".conll"] + a.extra)
     n = len(_read_text(a.data))
     json.dump({"system": "pydeid", "label": a.label, "data": a.data, "sentences": n, "cpu": cpu, "wall": wall},
               open(a.out, "w"))
@@ -77,23 +83,13 @@ def process(a) -> int:
     return 0
 
 
-def _child_cpu(cmd, env=None) -> float:
-    """CPU seconds (user + sys) of one child process; it must succeed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode:
-        sys.exit(f"detect_speed: {' '.join(cmd[:2])} failed: {r.stderr.strip().splitlines()[-1:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def startup(a) -> int:
     env_before = dict(os.environ, PYTHONPATH=os.pathsep.join([a.before, os.environ.get("PYTHONPATH", "")]))
     cmd = ["pydeid", "tag-entities", a.data, a.out + ".conll"]
     runs = {"before": [], "after": []}
     for _ in range(a.runs):                  # alternating: a load change on the shared machine hits both alike
-        runs["before"].append(_child_cpu(cmd, env_before))
-        runs["after"].append(_child_cpu(cmd))
+        runs["before"].append(_child(cmd, env_before)[0])
+        runs["after"].append(_child(cmd)[0])
     json.dump({"system": "startup", "data": a.data, "before_label": a.before_label, "runs": runs}, open(a.out, "w"))
     for k, v in runs.items():
         print(f"start-up {k}: " + " ".join(f"{x:.2f}" for x in v))
