@@ -10,6 +10,9 @@ writing) against Presidio's analysis loop alone, CPU seconds on the same sentenc
   stages  --data D --out F.json     in one process: CPU of start-up pieces (import spaCy, load the pipeline, the
                                     other detectors), of each detector over all sentences, of combining the spans
                                     and of the dialogue context
+  startup --data D1 --before DIR --out F.json [--runs N]   the one-sentence process N times each, alternating,
+                                    with this checkout's pydeid and with the pydeid tree in DIR (an earlier revision,
+                                    first on PYTHONPATH): start-up before/after a change, same machine, same run
   report  --out results.md F.json ...
 """
 
@@ -58,19 +61,38 @@ def make(a) -> int:
     return 0
 
 
-def process(a) -> int:
+def _child(cmd, env=None) -> tuple[float, float]:
+    """CPU seconds (user + sys, from getrusage of the children) and wall seconds of one child process; it must
+    succeed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     w = time.perf_counter()
-    r = subprocess.run(["pydeid", "tag-entities", a.data, a.out + ".conll"] + a.extra, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - w
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
-        sys.exit(f"detect_speed: pydeid tag-entities failed: {r.stderr.strip().splitlines()[-1:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        sys.exit(f"detect_speed: {' '.join(cmd[:2])} failed: {r.stderr.strip().splitlines()[-1:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def process(a) -> int:
+    cpu, wall = _child(["pydeid", "tag-entities", a.data, a.out + ".conll"] + a.extra)
     n = len(_read_text(a.data))
     json.dump({"system": "pydeid", "label": a.label, "data": a.data, "sentences": n, "cpu": cpu, "wall": wall},
               open(a.out, "w"))
     print(f"{a.label}: {n} sentences, whole process CPU {cpu:.2f} s, wall {wall:.2f} s")
+    return 0
+
+
+def startup(a) -> int:
+    env_before = dict(os.environ, PYTHONPATH=os.pathsep.join([a.before, os.environ.get("PYTHONPATH", "")]))
+    cmd = ["pydeid", "tag-entities", a.data, a.out + ".conll"]
+    runs = {"before": [], "after": []}
+    for _ in range(a.runs):                  # alternating: a load change on the shared machine hits both alike
+        runs["before"].append(_child(cmd, env_before)[0])
+        runs["after"].append(_child(cmd)[0])
+    json.dump({"system": "startup", "data": a.data, "before_label": a.before_label, "runs": runs}, open(a.out, "w"))
+    for k, v in runs.items():
+        print(f"start-up {k}: " + " ".join(f"{x:.2f}" for x in v))
     return 0
 
 
@@ -130,7 +152,8 @@ def report(a) -> int:
     rows = [json.load(open(p)) for p in a.preds]
     by = {}
     for r in rows:
-        by.setdefault(os.path.basename(r["data"].rstrip("/")), []).append(r)
+        if r["system"] in ("presidio", "pydeid"):
+            by.setdefault(os.path.basename(r["data"].rstrip("/")), []).append(r)
     lines = ["| sentences | Presidio 2.2: analysis loop only, CPU s (wall) | pydeid tag-entities: whole process, CPU s "
              "(wall) | Presidio CPU / pydeid CPU |", "|---|---|---|---|"]
     for name, rs in sorted(by.items(), key=lambda kv: -kv[1][0]["sentences"]):
@@ -146,6 +169,14 @@ def report(a) -> int:
         lines += ["", f"Where pydeid's CPU goes ({st['sentences']} sentences, one process, CPU s):", "",
                   "| stage | CPU s |", "|---|---|"]
         lines += [f"| {k} | {v:.2f} |" for k, v in st["stages"].items()]
+    su = next((r for r in rows if r["system"] == "startup"), None)
+    if su:
+        import statistics
+        lines += ["", f"Start-up: the whole one-sentence `pydeid tag-entities` process, {len(su['runs']['after'])} runs "
+                  "each, alternating (CPU s, median [min, max]):", "", "| code | CPU s |", "|---|---|"]
+        for k, label in (("before", su["before_label"]), ("after", "this checkout")):
+            v = su["runs"][k]
+            lines.append(f"| {label} | {statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}] |")
     with open(a.out, "a") as f:
         f.write("\n".join(lines) + "\n")
     return 0
@@ -169,11 +200,18 @@ def main(argv=None) -> int:
     s = sub.add_parser("stages")
     s.add_argument("--data", required=True)
     s.add_argument("--out", required=True)
+    su = sub.add_parser("startup")
+    su.add_argument("--data", required=True)
+    su.add_argument("--before", required=True, help="a pydeid tree (its parent dir) to put first on PYTHONPATH")
+    su.add_argument("--before-label", default="before")
+    su.add_argument("--runs", type=int, default=5)
+    su.add_argument("--out", required=True)
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
     r.add_argument("preds", nargs="+")
     a = ap.parse_args(argv)
-    return {"make": make, "process": process, "presidio": presidio, "stages": stages, "report": report}[a.cmd](a)
+    return {"make": make, "process": process, "presidio": presidio, "stages": stages, "startup": startup,
+            "report": report}[a.cmd](a)
 
 
 if __name__ == "__main__":

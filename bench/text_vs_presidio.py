@@ -70,31 +70,37 @@ class Timer:
         self.times = {"wall": time.perf_counter() - self.w, "cpu": time.process_time() - self.c}
 
 
-def run_presidio(token_lists, model):
+def presidio_engine(model):
+    """Presidio's analyzer with its default English recognisers over the spaCy pipeline `model`."""
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     prov = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy",
                                                 "models": [{"lang_code": "en", "model_name": model}]})
-    an = AnalyzerEngine(nlp_engine=prov.create_engine(), supported_languages=["en"])
-    texts, offsets = [], []
-    for toks in token_lists:
-        pos, off = 0, []
-        for t in toks:
-            off.append((pos, pos + len(t)))
-            pos += len(t) + 1
-        texts.append(" ".join(toks))
-        offsets.append(off)
+    return AnalyzerEngine(nlp_engine=prov.create_engine(), supported_languages=["en"])
+
+
+def token_offsets(toks):
+    """Character ranges of the tokens in the space-joined sentence Presidio is given."""
+    pos, off = 0, []
+    for t in toks:
+        off.append((pos, pos + len(t)))
+        pos += len(t) + 1
+    return off
+
+
+def presidio_token_spans(results, off):
+    """[i, i + 1, entity type] for every token a Presidio result overlaps (results in their order)."""
+    return [[i, i + 1, r.entity_type] for r in results for i, (a, b) in enumerate(off) if a < r.end and r.start < b]
+
+
+def run_presidio(token_lists, model):
+    an = presidio_engine(model)
     an.analyze(text="Call John Smith in Boston tomorrow", language="en")   # warm-up
+    texts = [" ".join(t) for t in token_lists]
     with Timer() as tm:
         res = [an.analyze(text=t, language="en") for t in texts]
-    dt = tm.times
-    flagged = []
-    for rs, off in zip(res, offsets):
-        fl = set()
-        for r in rs:
-            fl |= {i for i, (a, b) in enumerate(off) if a < r.end and r.start < b}
-        flagged.append(sorted(fl))
-    return flagged, dt
+    return [sorted({s[0] for s in presidio_token_spans(rs, token_offsets(t))})
+            for rs, t in zip(res, token_lists)], tm.times
 
 
 def run_spacy(token_lists, model):

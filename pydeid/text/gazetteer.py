@@ -102,11 +102,38 @@ def _norm(s: str) -> str:
     return s.strip(".,;:!?\"()")
 
 
+FAKER_NAMES_VERSION = 1   # bump when _faker_lists changes (the on-disk cache, lexicon_cache.py, is keyed by it)
+
+
+@functools.lru_cache(maxsize=1)
+def _faker_lists() -> dict:
+    """Faker's word and name lists this module reads, from the on-disk cache when Faker's version has one: importing
+    Faker's providers costs about 0.1 CPU s of every detection process's start-up."""
+    from .lexicon_cache import cached
+    return cached("faker-names", FAKER_NAMES_VERSION, ("faker",), _build_faker_lists)
+
+
+def _build_faker_lists() -> dict:
+    import importlib
+
+    from faker.providers.lorem.en_US import Provider as Lorem
+    first, last = set(), set()
+    for loc in NAME_LOCALES:
+        P = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
+            v = P.__dict__.get(attr, ())
+            first |= {x for x in v if isinstance(x, str)}
+        last |= {x for x in P.__dict__.get("last_names", ()) if isinstance(x, str)}
+    from faker.providers.person.en_US import Provider as US
+    usual = set(US.first_names_male) | set(US.first_names_female) | set(getattr(US, "first_names_nonbinary", ()))
+    return {"lorem": sorted(Lorem.word_list), "first": sorted(first), "last": sorted(last), "usual": sorted(usual)}
+
+
 @functools.lru_cache(maxsize=1)
 def common_words() -> frozenset:
-    from faker.providers.lorem.en_US import Provider as Lorem
     from spacy.lang.en.stop_words import STOP_WORDS
-    return frozenset({w.lower() for w in Lorem.word_list} | {w.lower() for w in STOP_WORDS} | EXTRA_COMMON)
+    lorem = _faker_lists()["lorem"]
+    return frozenset({w.lower() for w in lorem} | {w.lower() for w in STOP_WORDS} | EXTRA_COMMON)
 
 
 # Faker's English-language person providers: "en" holds the long US list (7,203 first names), the others the
@@ -116,23 +143,14 @@ NAME_LOCALES = ("en", "en_US", "en_GB", "en_IE", "en_IN", "en_NZ", "en_PK", "en_
 
 @functools.lru_cache(maxsize=1)
 def person_names() -> tuple[frozenset, frozenset]:
-    import importlib
-    first, last = set(), set()
-    for loc in NAME_LOCALES:
-        P = importlib.import_module(f"faker.providers.person.{loc}").Provider
-        for attr in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
-            v = P.__dict__.get(attr, ())
-            first |= {x for x in v if isinstance(x, str)}
-        last |= {x for x in P.__dict__.get("last_names", ()) if isinstance(x, str)}
-    return frozenset(_norm(x) for x in first), frozenset(_norm(x) for x in last)
+    f = _faker_lists()
+    return frozenset(_norm(x) for x in f["first"]), frozenset(_norm(x) for x in f["last"])
 
 
 @functools.lru_cache(maxsize=1)
 def usual_first_names() -> frozenset:
     """Faker en_US's 690 first names (weighted by frequency of use in the US): the names a common word may be."""
-    from faker.providers.person.en_US import Provider as P
-    first = set(P.first_names_male) | set(P.first_names_female) | set(getattr(P, "first_names_nonbinary", ()))
-    return frozenset(_norm(x) for x in first)
+    return frozenset(_norm(x) for x in _faker_lists()["usual"])
 
 
 # a lower-case word whose lower-case form is the usual one and ranks among this many most frequent keys of the
