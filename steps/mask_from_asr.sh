@@ -14,9 +14,10 @@
 #   --model tiny.en  --words-from whisper  --case keep   steps/transcribe.sh (keep: Whisper's capitals, which the
 #                                       detectors read)
 #   --detectors ""  --ner-model -  --detect-opts ""   steps/tag_entities.sh (detectors, flair model dir, more opts)
-#   --hide-below-conf 0  --hide-next 0   also hide the untagged words whose Whisper word probability is below
+#   --hide-below-conf 0.7  --hide-next 0   also hide the untagged words whose Whisper word probability is below
 #                                       this, and this many words either side of them and of each entity
-#                                       (pydeid whisper-unsure; 0 0: the detectors' tags only)
+#                                       (pydeid whisper-unsure; 0 0: the detectors' tags only). 0.7 0: chosen on
+#                                       mini_dev (bench/results/audio_entity_recall.md)
 #   --tags all  --pad 0.1  --seed 0         steps/mask_words.sh
 #   --gold-tags ""  --gold-ctm ""           score the audio entity recall against these
 #   --results ""  --name ""                 RESULTS.md rows (verify-masking, audio-entity-recall)
@@ -34,7 +35,7 @@ detectors=
 ner_model=-
 detect_opts=
 tags=all
-hide_below_conf=0
+hide_below_conf=0.7
 hide_next=0
 pad=0.1
 seed=0
@@ -53,8 +54,12 @@ done
 { [ -z "$gold_tags" ] && [ -z "$gold_ctm" ]; } || { [ -s "$gold_tags" ] && [ -s "$gold_ctm" ]; } ||
   { echo "$0: --gold-tags and --gold-ctm go together and must exist (got '$gold_tags', '$gold_ctm')" >&2; exit 1; }
 name=${name:-$(basename "$out") (Whisper $model, words from $words_from, hide below $hide_below_conf, next $hide_next)}
+case $hide_below_conf in ''|*[!0-9.]*|*.*.*)
+  echo "$0: --hide-below-conf must be a number in [0, 1], not '$hide_below_conf'" >&2; exit 1 ;; esac
+case $hide_next in ''|*[!0-9]*) echo "$0: --hide-next must be a whole number, not '$hide_next'" >&2; exit 1 ;; esac
 if awk -v p="$hide_below_conf" 'BEGIN {exit !(p > 0)}' && [ "$words_from" != whisper ]; then
-  echo "$0: --hide-below-conf needs Whisper's word probabilities: use --words-from whisper" >&2; exit 1
+  echo "$0: --hide-below-conf needs Whisper's word probabilities: use --words-from whisper or --hide-below-conf 0" >&2
+  exit 1
 fi
 mkdir -p "$dir"
 steps/transcribe.sh --words-from "$words_from" --model "$model" --case "$case" --nj "$nj" "$src" "$dir/transcribe" "$dir/hyp_data"

@@ -16,8 +16,9 @@ from pydeid.asr import whisper_guards as G
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", REPO.parent / "shared" / "data"))
-# 3 VCTK prompts (native speech, a name, a digit-free list) and 2 speechocean762 test utterances (L2 speech)
-VCTK = ["p225_002", "p227_003", "p228_004"]
+# 4 VCTK prompts (native speech, a name, a digit-free list, a phrase said twice) and 2 speechocean762 test
+# utterances (L2 speech)
+VCTK = ["p225_002", "p227_003", "p228_004", "p225_021"]
 SO = [("000240031", "0024"), ("001200145", "0120")]
 
 
@@ -107,14 +108,17 @@ def test_decode_step_outputs_and_resume(real_data, decoded):
     assert wer.startswith("%WER ") and "95% CI [" in wer
     assert "p227_003 #csid" in (decoded / "per_utt").read_text()
     info = json.loads((decoded / "decode_whisper.json").read_text())
-    assert info["utterances"] == 5 and info["jobs"] == 2 and info["temperature"] == 0.0 and 0 < info["rtf"] < 10
+    assert info["utterances"] == 6 and info["jobs"] == 2 and info["temperature"] == 0.0 and 0 < info["rtf"] < 10
     assert (decoded / "guards.tsv").read_text().startswith("utt\tguards\n")
+    # a phrase the speaker really says twice is not taken for a loop: no second decode, both copies kept
+    assert "p225_021" not in (decoded / "guards.tsv").read_text()
+    assert text["p225_021"].count("size of the drops") == 2
     assert (decoded / "rtf").read_text().startswith("RTF ")
     journal = (decoded / "results.jsonl").read_text()
     p = subprocess.run(["steps/decode_whisper.sh", "--nj", "2", str(real_data), str(decoded)],
                        capture_output=True, text=True, cwd=REPO, env=_env())
     assert p.returncode == 0, p.stderr
-    assert "5 utterances (5 kept from an earlier run)" in p.stdout  # nothing decoded again
+    assert "6 utterances (6 kept from an earlier run)" in p.stdout  # nothing decoded again
     assert (decoded / "results.jsonl").read_text() == journal
 
 
@@ -289,5 +293,5 @@ def test_identical_audio_of_another_condition_is_not_decoded_again(real_data, de
                         str(tmp_path / "dec")], capture_output=True, text=True, cwd=REPO, env=_env())
     assert p.returncode == 0, p.stderr
     info = json.loads((tmp_path / "dec" / "decode_whisper.json").read_text())
-    assert info["copied_same_audio"] == 5 and info["cpu_seconds_spent"] == 0.0
+    assert info["copied_same_audio"] == 6 and info["cpu_seconds_spent"] == 0.0
     assert (tmp_path / "dec" / "text").read_text() == (decoded / "text").read_text()

@@ -48,7 +48,9 @@ def test_stage0_and_option_errors(recipe_copy, vctk_dir, tmp_path):
     assert all("exp/wavdir/audio" in v and "p22" not in v for v in scp.values())
     assert not (rec / "data/wavdir/text").exists()
     assert stat.S_IMODE(os.stat(rec / "exp/secrets/wavdir_map.json").st_mode) == 0o600
-    for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"]):
+    for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"],
+                ["--hide-below-conf", "high"], ["--hide-next", "-1"],
+                ["--words-from", "align", "--hide-below-conf", "0.5"]):  # the aligner's CTM has no confidences
         p = _run(rec, "--wav-dir", str(src), *bad, timeout=60)
         assert p.returncode == 1 and p.stderr.count("\n") == 1 and bad[0] in p.stderr, (bad, p.stderr)
     p = _run(rec, "--stop-stage", "0", timeout=60)

@@ -84,7 +84,7 @@ mask_tags=all        # entity types hidden: all = every type the detectors can e
 transcripts=reference  # the test set's chain in stage 5: reference (transcript + forced alignment) | asr (Whisper's
                        # hypothesis and word times, steps/transcribe.sh; the reference only scores it)
 whisper_model=tiny.en  # --transcripts asr: the Whisper model of the chain
-hide_below_conf=0      # --transcripts asr: also hide the words of Whisper word probability below this
+hide_below_conf=0.7    # --transcripts asr: also hide the words of Whisper word probability below this
 hide_next=0            # --transcripts asr: and this many words either side of them and of each entity
 
 . ./path.sh

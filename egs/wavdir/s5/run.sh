@@ -42,8 +42,8 @@ target_data=        # VTLN target voices (a data dir); empty: the embedded mini 
 fill=silence        # silence (steps/mask_words.sh) | spoken (steps/mask_spoken.sh: the surrogates said by espeak)
 pad=0.1             # seconds added on both sides of each hidden word (the masks' --pad)
 tags=all            # entity types hidden: all = every type the detectors can emit
-hide_below_conf=0   # also hide the words whose Whisper word probability is below this (tagged PER; needs
-                    # --words-from whisper)
+hide_below_conf=0.7 # also hide the words whose Whisper word probability is below this (tagged PER; needs
+                    # --words-from whisper; 0.7: chosen on mini_dev, bench/results/audio_entity_recall.md)
 hide_next=0         # and this many words either side of each of them and of each detected entity
 text_strategy="default=surrogate"   # steps/transform_text.sh --strategy
 detect_opts=        # more steps/tag_entities.sh options
@@ -58,14 +58,17 @@ help_message="Usage: $0 --wav-dir DIR [--stage N] [--stop-stage M] [--nj 2] [--s
 . utils/recipe.sh   # done_ok, vname
 case $fill in silence|spoken) ;; *) echo "$0: --fill must be silence or spoken, not '$fill'" >&2; exit 1 ;; esac
 case $words_from in whisper|align) ;; *) echo "$0: --words-from must be whisper or align, not '$words_from'" >&2; exit 1 ;; esac
+case $hide_below_conf in ''|*[!0-9.]*|*.*.*)
+  echo "$0: --hide-below-conf must be a number in [0, 1], not '$hide_below_conf'" >&2; exit 1 ;; esac
 if awk -v p="$hide_below_conf" 'BEGIN {exit !(p > 0)}' && [ "$words_from" != whisper ]; then
-  echo "$0: --hide-below-conf needs Whisper's word probabilities: use --words-from whisper" >&2; exit 1
+  echo "$0: --hide-below-conf needs Whisper's word probabilities: use --words-from whisper or --hide-below-conf 0" >&2
+  exit 1
 fi
 case $spk_from in file|dirname) ;; *) echo "$0: --spk-from must be file or dirname, not '$spk_from'" >&2; exit 1 ;; esac
 case ${voice%%:*} in vtln|voicemask|mcadams) ;; *)
   echo "$0: --voice '$voice': expected vtln:<1|2|3>[_variant], voicemask:- or mcadams:-" >&2; exit 1 ;; esac
 [[ $voice == *:* ]] || { echo "$0: --voice '$voice': expected <method>:<strategy>" >&2; exit 1; }
-for n in nj seed; do
+for n in nj seed hide_next; do
   case ${!n} in ''|*[!0-9]*) echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1 ;; esac
 done
 vm=${voice%%:*}; vs=${voice#*:}
