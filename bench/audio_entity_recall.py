@@ -5,9 +5,9 @@ bench/audio_entity_recall.sh.
         --chain "label=<data>:<tags.conll>:<ctm>" ... [--hide "P:N" ...] [--json out.json]
     python bench/audio_entity_recall.py --write-vctk-gold <vctk text> <out.conll>
 
---hide P:N scores every chain whose label starts with "whisper" and whose CTM has confidences once more per setting, with the words of Whisper
-word probability below P (and N words either side of them and of each entity) added to its tags, as
-`steps/mask_from_asr.sh --hide-below-conf P --hide-next N` does (pydeid.asr.whisper_unsure).
+--hide P:N scores every chain whose label starts with "whisper" and whose CTM has confidences once more per
+setting, with the words of Whisper word probability below P (and N words either side of them and of each entity)
+added to its tags, as `steps/mask_from_asr.sh --hide-below-conf P --hide-next N` does (pydeid.asr.whisper_unsure).
 
 VCTK gold rule (hand-checked on the 17 distinct prompts of ../shared/data/vctk_subset): the person names
 "Stella" (prompt 001) and "Bob" (prompt 003) are PER, the weekday "Wednesday" (prompt 004) is DATE; nothing

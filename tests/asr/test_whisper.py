@@ -141,8 +141,8 @@ class _Seg:
     def __init__(self, text, tokens, seek=0):
         self.text, self.tokens, self.seek = text, tokens, seek
         ws = text.split()
-        self.words = [type("W", (), {"word": " " + w, "start": 0.2 * i, "end": 0.2 * i + 0.2, "probability": 0.9}) for i, w in
-                      enumerate(ws)]
+        self.words = [type("W", (), {"word": " " + w, "start": 0.2 * i, "end": 0.2 * i + 0.2, "probability": 0.9})
+                      for i, w in enumerate(ws)]
 
 
 class _StubModel:
