@@ -6,6 +6,9 @@
 # word times (its generator); the VCTK sample's "Stella", "Bob", "Wednesday" (rule in
 # bench/audio_entity_recall.py) timed by the forced aligner on the REFERENCE transcript.
 #   bench/audio_entity_recall.sh [--stage 0] [--model tiny.en] [--sets "mini_dev mini_test vctk"] [--pads "0.1"]
+#                                [--hides "0.7:0"]   (the Whisper chains also scored with the words of word
+#                                probability < P and N neighbours hidden: steps/mask_from_asr.sh --hide-below-conf P
+#                                --hide-next N; the mini_dev grid of the results: --sets mini_dev --hides "0.3:0 ...")
 # Run from the repository root; work files in bench/work/aer (resumable: every step skips finished outputs).
 # The committed figures: --sets "mini_dev mini_test" for both chains, --sets vctk for the reference chain only; the
 # VCTK Whisper chain is the egs/wavdir/s5 run on the same recordings (bench/wavdir_recall.py), so its Whisper
@@ -15,6 +18,7 @@ stage=0
 model=tiny.en
 sets="mini_dev mini_test vctk"
 pads="0.1"
+hides="0.7:0"       # the default of steps/mask_from_asr.sh, chosen on mini_dev
 words_from="whisper align"
 case=keep           # steps/transcribe.sh --case: keep Whisper's capitals (the detectors read case)
 w=bench/work/aer
@@ -63,8 +67,10 @@ if [ $stage -le 3 ]; then
       a=asr_${model}_${wf}_$s
       [ -s $w/exp/$a/wrd_ali/ctm ] && chains+=(--chain "whisper $model, words from $wf=$w/data/$a:$w/exp/tags_$a/tags.conll:$w/exp/$a/wrd_ali/ctm")
     done
+    hopts=()
+    for h in $hides; do hopts+=(--hide "$h"); done
     for pad in $pads; do
-      python bench/audio_entity_recall.py --set $s --pad $pad --gold-data $d --gold-tags $gold_tags --gold-ctm $gold_ctm "${chains[@]}" --json $w/exp/aer_${s}_pad$pad.json
+      python bench/audio_entity_recall.py "${hopts[@]}" --set $s --pad $pad --gold-data $d --gold-tags $gold_tags --gold-ctm $gold_ctm "${chains[@]}" --json $w/exp/aer_${model}_${s}_pad$pad.json
     done
   done
 fi

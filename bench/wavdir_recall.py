@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydeid.io.conll import read_conll, write_conll
 from pydeid.io.ctm import read_ctm, write_ctm
-from pydeid.report.audio_entity_recall import chain_intervals, gold_words, score_utterances, summarize
+from pydeid.report.audio_entity_recall import chain_intervals, format_summary, gold_words, score_utterances, summarize
 
 
 def main() -> None:
@@ -24,6 +24,8 @@ def main() -> None:
     ap.add_argument("--run", default="egs/wavdir/s5")
     ap.add_argument("--aer", default="bench/work/aer")
     ap.add_argument("--pad", type=float, default=0.1)
+    ap.add_argument("--tags", default="exp/tags/hide.conll",
+                    help="the run's hidden words, relative to --run (exp/tags/tags.conll: the detectors' alone)")
     ap.add_argument("--json")
     a = ap.parse_args()
     run, aer = Path(a.run), Path(a.aer)
@@ -40,13 +42,9 @@ def main() -> None:
                if e.utt in orig2new]
         write_ctm(Path(tmp) / "gold.ctm", ctm)
         gold = gold_words(Path(tmp) / "gold.conll", Path(tmp) / "gold.ctm")
-    hidden = chain_intervals(run / "data/asr", run / "exp/tags/tags.conll", run / "exp/transcribe/wrd_ali/ctm",
-                             pad=a.pad)
+    hidden = chain_intervals(run / "data/asr", run / a.tags, run / "exp/transcribe/wrd_ali/ctm", pad=a.pad)
     s = summarize(score_utterances(gold, hidden))
-    print(f"wavdir run on VCTK: recall {s['recall_pct']:.1f} [{s['recall_ci'][0]:.1f}, {s['recall_ci'][1]:.1f}] "
-          f"({s['hidden']}/{s['sensitive_tokens']}), cost {s['cost_pct']:.1f} [{s['cost_ci'][0]:.1f}, "
-          f"{s['cost_ci'][1]:.1f}] of {s['nonsensitive_s']:.0f} s, {s['utterances']} utterances; missed: "
-          f"{s['missed']}")
+    print(f"wavdir run on VCTK ({a.tags}): {format_summary(s)}; missed: {s['missed']}")
     if a.json:
         Path(a.json).write_text(json.dumps(s, indent=1) + "\n")
 

@@ -10,7 +10,8 @@
 #   --nj 1  --cmd "$decode_cmd"
 # Writes <exp-dir>/{hyp.txt,text,words.ctm,guards.tsv,decode_whisper.json,rtf} (steps/decode_whisper.sh; with
 # wer and per_utt when <data> has references), <exp-dir>/wrd_ali/ctm (the new text's words and times, the path
-# convention of steps/align.sh) and <out-data>: <data>'s audio and speaker tables, text = the hypothesis
+# convention of steps/align.sh; with --words-from whisper its 6th field is Whisper's word probability, which
+# steps/mask_from_asr.sh --hide-below-conf reads) and <out-data>: <data>'s audio and speaker tables, text = the hypothesis
 # (punctuation removed, numbers spelled); the reference transcript's side files are not copied.
 set -euo pipefail
 words_from=whisper

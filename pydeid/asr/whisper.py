@@ -24,7 +24,9 @@ SAMPLE_RATE = 16000
 @dataclass
 class WhisperResult:
     text: str
-    words: list[tuple[str, float, float]] = field(default_factory=list)  # (word, start s, end s)
+    # (word, start s, end s, probability): the probability is Whisper's own for the word (the product over its
+    # tokens), written as the CTM confidence so that the masking can hide what the recogniser was unsure of
+    words: list[tuple[str, float, float, float]] = field(default_factory=list)
     guards: list[str] = field(default_factory=list)  # names of the guards that changed this output
 
 
@@ -77,7 +79,8 @@ class WhisperRecognizer:
                 "temperature": 0.0, "language": "en", "compute_type": "int8", "cpu_threads": self.cpu_threads,
                 "vad_filter": False, "condition_on_previous_text": False, "word_timestamps": self.word_timestamps,
                 "guards": {"tokens_per_second": G.TOKENS_PER_SECOND, "token_margin": G.TOKEN_MARGIN,
-                           "no_repeat_ngram_size": G.NGRAM, "compression_ratio": G.COMPRESSION_RATIO}}
+                           "no_repeat_ngram_size": G.NGRAM, "ngram_loop_count": G.NGRAM_LOOP_COUNT,
+                           "compression_ratio": G.COMPRESSION_RATIO}}
 
     def _decode(self, wav: np.ndarray, no_repeat: int):
         budget = G.token_budget(len(wav) / SAMPLE_RATE)
@@ -100,22 +103,23 @@ class WhisperRecognizer:
             return WhisperResult("", [], [])
         guards = []
         segs, toks, hit = self._decode(wav, 0)
-        if G.repeats_ngram(toks):
+        if G.looks_looped(toks, _text(segs), hit):
             segs2, toks2, hit = self._decode(wav, G.NGRAM)
             if _text(segs2) != _text(segs):
                 guards.append("no_repeat_ngram")
             segs = segs2
         if hit:
             guards.append("length")
-        words = [(w.word.strip(), round(float(w.start), 3), round(float(w.end), 3))
+        words = [(w.word.strip(), round(float(w.start), 3), round(float(w.end), 3),
+                  round(float(w.probability), 4))
                  for s in segs for w in (s.words or []) if w.word.strip()]
         text = _text(segs)
         if G.compression_ratio(text) > G.COMPRESSION_RATIO:
             if self.word_timestamps:
-                cut = G.loop_start([w for w, _, _ in words])
+                cut = G.loop_start([w[0] for w in words])
                 if cut is not None:
                     words = words[:cut]
-                    text = " ".join(w for w, _, _ in words)
+                    text = " ".join(w[0] for w in words)
                     guards.append("truncate_loop")
             else:
                 ws = text.split()

@@ -8,7 +8,8 @@ Per decode dir:
   text                   the normalised hypothesis (textnorm.json: lower case, punctuation removed, numbers spelled):
                          what steps/score.sh scores and what the CTM's tokens spell
   words.ctm              word CTM from Whisper's word timestamps, tokens normalised like `text` (a written word
-                         that becomes several, "$3" -> "three dollars", shares its time span evenly)
+                         that becomes several, "$3" -> "three dollars", shares its time span evenly); the 6th
+                         field is Whisper's word probability (the CTM confidence)
   guards.tsv             utterance, guards that changed its output (only utterances a guard changed)
   decode_whisper.json    settings, utterances, audio and CPU seconds, RTF, guard counts
 """
@@ -35,14 +36,16 @@ def meter_norm(case: str = "lower") -> TextNorm:
     return TextNorm(case=case, strip_punct=True, numbers=True)
 
 
-def word_tokens(words, norm: TextNorm) -> list[tuple[str, float, float]]:
-    """Whisper's (word, start, end) as normalised tokens with times; a word that normalises to several tokens
-    splits its span evenly, one that normalises to nothing (punctuation) is dropped."""
+def word_tokens(words, norm: TextNorm) -> list[tuple[str, float, float, float | None]]:
+    """Whisper's (word, start, end[, probability]) as normalised tokens with times and probability (None in a
+    journal written before the probabilities were stored); a word that normalises to several tokens splits its
+    span evenly and gives each its probability, one that normalises to nothing (punctuation) is dropped."""
     out = []
-    for w, s, e in words:
+    for w, s, e, *p in words:
         toks = norm(w).split()
         step = (e - s) / len(toks) if toks else 0.0
-        out += [(t, round(s + i * step, 3), round(s + (i + 1) * step, 3)) for i, t in enumerate(toks)]
+        prob = p[0] if p else None
+        out += [(t, round(s + i * step, 3), round(s + (i + 1) * step, 3), prob) for i, t in enumerate(toks)]
     return out
 
 
@@ -143,8 +146,8 @@ def write_outputs(records: list[dict], out: Path, info: dict) -> dict:
         if not toks and x["text"]:  # no word times (e.g. a truncated loop): the text still counts
             text.append(f"{x['utt']} {norm(x['text'])}".rstrip() + "\n")
         else:
-            text.append(f"{x['utt']} {' '.join(t for t, _, _ in toks)}".rstrip() + "\n")
-        ctm += [CtmEntry(x["utt"], "1", s, max(0.0, e - s), t) for t, s, e in toks]
+            text.append(f"{x['utt']} {' '.join(t for t, *_ in toks)}".rstrip() + "\n")
+        ctm += [CtmEntry(x["utt"], "1", s, max(0.0, e - s), t, p) for t, s, e, p in toks]
     atomic_write_text(out / "text", "".join(text))
     write_ctm(out / "words.ctm", ctm)
     norm.save(out / "textnorm.json")
@@ -218,8 +221,8 @@ def transcript_data_dir(data, decode_dir, out, case: str = "lower", ctm=None) ->
     text, entries = {}, []
     for u in d.utts:
         toks = word_tokens(recs[u]["words"], norm)
-        text[u] = " ".join(t for t, _, _ in toks) if toks or not recs[u]["text"] else norm(recs[u]["text"])
-        entries += [CtmEntry(u, "1", s, max(0.0, e - s), t) for t, s, e in toks]
+        text[u] = " ".join(t for t, *_ in toks) if toks or not recs[u]["text"] else norm(recs[u]["text"])
+        entries += [CtmEntry(u, "1", s, max(0.0, e - s), t, p) for t, s, e, p in toks]
     d.text = text
     write_datadir_atomic(d, out)
     if ctm:

@@ -4,9 +4,12 @@ Temperature-0 beam search sometimes locks into a loop that runs to the length li
 hundreds of insertions to a WER. Three guards, each named in the result when it changed the output:
   length          the decoder's token budget is bounded by the audio's duration (TOKENS_PER_SECOND per second
                   plus a margin): a loop stops early; named when a window used its whole budget;
-  no_repeat_ngram the plain decode repeated a token 3-gram (the loop symptom): it is decoded again with
-                  no_repeat_ngram_size=3 and that output is kept; named when the output changed. Decoding with the
-                  n-gram block only then keeps the common case at one decode and makes the count exact;
+  no_repeat_ngram the plain decode shows a loop symptom: a token 3-gram occurring 3 or more times, a window
+                  that used its whole token budget, or a gzip compression ratio above COMPRESSION_RATIO. It is
+                  decoded again with no_repeat_ngram_size=3 and that output is kept; named when the output
+                  changed. A 3-gram seen only twice is a genuine repeated phrase ("call me back, call me back"),
+                  which the n-gram block would garble. Decoding with the block only then keeps the common case
+                  at one decode and makes the count exact;
   truncate_loop   a final output whose gzip compression ratio exceeds COMPRESSION_RATIO (Whisper's own 2.4) and
                   whose tail repeats a word sequence 3 times in a row is cut after its first copy (a re-decode at a
                   higher temperature would be random; truncation keeps decoding deterministic).
@@ -35,15 +38,23 @@ def compression_ratio(text: str) -> float:
     return len(b) / len(zlib.compress(b)) if b else 0.0
 
 
-def repeats_ngram(tokens, n: int = NGRAM) -> bool:
-    """Whether a token n-gram occurs twice (what no_repeat_ngram_size=n forbids)."""
-    seen = set()
+NGRAM_LOOP_COUNT = 3      # a 3-gram this many times is a loop; twice is often a phrase really said twice
+
+
+def repeats_ngram(tokens, n: int = NGRAM, times: int = NGRAM_LOOP_COUNT) -> bool:
+    """Whether some token n-gram occurs `times` times or more."""
+    seen: dict[tuple, int] = {}
     for i in range(len(tokens) - n + 1):
         g = tuple(tokens[i:i + n])
-        if g in seen:
+        seen[g] = seen.get(g, 0) + 1
+        if seen[g] >= times:
             return True
-        seen.add(g)
     return False
+
+
+def looks_looped(tokens, text: str, hit_budget: bool) -> bool:
+    """Whether a plain decode shows a loop symptom and is decoded again with the n-gram block."""
+    return hit_budget or repeats_ngram(tokens) or compression_ratio(text) > COMPRESSION_RATIO
 
 
 def loop_start(words: list[str], max_period: int = 10, min_repeats: int = 3) -> int | None:

@@ -24,17 +24,14 @@ def run(args):
     import json
     from pathlib import Path
 
-    from pydeid.report.audio_entity_recall import chain_intervals, gold_words, score_utterances, summarize
+    from pydeid.report.audio_entity_recall import (chain_intervals, format_summary, gold_words, score_utterances,
+                                                   summarize)
 
     gold = gold_words(args.gold_tags, args.gold_ctm, args.tagset)
     per = score_utterances(gold, chain_intervals(args.data, args.chain_tags, args.chain_ctm, args.pad, args.tagset),
                            args.min_overlap)
     s = summarize(per)
-    line = (f"audio entity recall {s['recall_pct']:.1f} % [{s['recall_ci'][0]:.1f}, {s['recall_ci'][1]:.1f}] "
-            f"({s['hidden']}/{s['sensitive_tokens']} gold sensitive words), cost {s['cost_pct']:.1f} % "
-            f"[{s['cost_ci'][0]:.1f}, {s['cost_ci'][1]:.1f}] of {s['nonsensitive_s']:.0f} s of non-sensitive "
-            f"speech hidden; {s['utterances']} utterances, {s['dropped_utterances']} dropped")
-    print(f"{args.name or args.data}: {line}")
+    print(f"{args.name or args.data}: {format_summary(s)}")
     if args.json:
         Path(args.json).write_text(json.dumps(s, indent=1) + "\n")
     if args.results:

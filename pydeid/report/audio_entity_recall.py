@@ -120,6 +120,14 @@ def summarize(per_utt: dict[str, dict], n_boot: int = 2000, seed: int = 0) -> di
             "missed": {u: per_utt[u]["missed"] for u in utts if per_utt[u]["missed"]}}
 
 
+def format_summary(s: dict) -> str:
+    """One line for a log: recall and cost with their intervals and counts (the benches and the CLI print it)."""
+    return (f"audio entity recall {s['recall_pct']:.1f} % [{s['recall_ci'][0]:.1f}, {s['recall_ci'][1]:.1f}] "
+            f"({s['hidden']}/{s['sensitive_tokens']} gold sensitive words), cost {s['cost_pct']:.1f} % "
+            f"[{s['cost_ci'][0]:.1f}, {s['cost_ci'][1]:.1f}] of {s['nonsensitive_s']:.0f} s of non-sensitive "
+            f"speech hidden; {s['utterances']} utterances, {s['dropped_utterances']} dropped")
+
+
 def why_missed(gold: dict, per_utt: dict, tags: str | Path, ctm: str | Path, tagset: str = "all") -> dict[str, int]:
     """Each missed gold sensitive token, by cause: 'misrecognised' (no word of the chain's transcript that
     overlaps it in time has the same spelling), 'not detected' (the transcript has the word there, untagged),

@@ -96,10 +96,12 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
     sents = load_tags(tags)
     ents: dict[str, int] = {}
     hidden_tokens = 0
+    unsure = 0   # words added because the recogniser was unsure of them (pydeid.asr.whisper_unsure.COMMENT)
     for s in sents.values():
         for a, b, t in s.spans():
             ents[t] = ents.get(t, 0) + 1
             hidden_tokens += b - a
+        unsure += sum(len(c.split()) - 2 for c in s.comments if c.startswith("unsure = "))
     raw = {}   # the recogniser's own words with case and punctuation (sentence starts are not names)
     tdir = Path(transcribe_dir) if transcribe_dir else None
     if tdir and (tdir / "hyp.txt").is_file():
@@ -116,7 +118,8 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
     vline = _verify_line(Path(verify))
     minutes = sum(float(v) for v in utt2dur.values()) / 60
     summary = {"recordings": len(sources), "published_utterances": len(utt2spk), "dropped": dropped,
-               "entities": ents, "hidden_tokens": hidden_tokens, "review": review, "original_name_hits": scan,
+               "entities": ents, "hidden_tokens": hidden_tokens, "unsure_words": unsure, "review": review,
+               "original_name_hits": scan,
                "verify": vline}
     L = ["# De-identification report (egs/wavdir/s5)", "",
          "**What this report does not say.** " + NOT_CHECKED, "",
@@ -125,7 +128,9 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
          + (f", dropped (their sensitive words could not be timed): {len(dropped)}" if dropped else ""),
          f"- transcripts: none given; Whisper {model} wrote them (word times from {words_from})",
          f"- detection: the default detectors on the hypothesis: {sum(ents.values())} entities, {hidden_tokens} "
-         f"words ({', '.join(f'{t} {n}' for t, n in sorted(ents.items())) or 'none'}); hidden types: {hidden_types}",
+         f"words ({', '.join(f'{t} {n}' for t, n in sorted(ents.items())) or 'none'}); hidden types: {hidden_types}"
+         + (f"; {unsure} of these words were hidden because the recogniser was unsure of them (tagged PER)"
+            if unsure else ""),
          f"- audio: voices converted ({voice}); the detected words {'silenced' if fill == 'silence' else 're-spoken as surrogates'}"
          f" at the recogniser's word times, widened by {pad:g} s on each side", "",
          "## What was checked, against what", "",

@@ -16,8 +16,9 @@ from pydeid.asr import whisper_guards as G
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", REPO.parent / "shared" / "data"))
-# 3 VCTK prompts (native speech, a name, a digit-free list) and 2 speechocean762 test utterances (L2 speech)
-VCTK = ["p225_002", "p227_003", "p228_004"]
+# 4 VCTK prompts (native speech, a name, a digit-free list, a phrase said twice) and 2 speechocean762 test
+# utterances (L2 speech)
+VCTK = ["p225_002", "p227_003", "p228_004", "p225_021"]
 SO = [("000240031", "0024"), ("001200145", "0120")]
 
 
@@ -94,18 +95,30 @@ def test_decode_step_outputs_and_resume(real_data, decoded):
     ctm = [ln.split() for ln in (decoded / "words.ctm").read_text().splitlines()]
     assert [c[4] for c in ctm if c[0] == "p225_002"] == text["p225_002"].split()
     assert all(float(c[2]) >= 0 and float(c[3]) >= 0 for c in ctm)
+    # Whisper's word probability is the CTM confidence (6th field), read back by the CTM reader; the journal keeps
+    # it as each word's 4th item. A clearly read VCTK prompt is heard with confidence, L2 speech less so.
+    from pydeid.io.ctm import read_ctm
+    entries = read_ctm(decoded / "words.ctm")
+    assert all(len(c) == 6 for c in ctm) and all(0.0 < e.conf <= 1.0 for e in entries)
+    conf = {u: [e.conf for e in entries if e.utt == u] for u in text}
+    assert np.mean(conf["p225_002"]) > 0.8 and min(map(min, conf.values())) < 0.8
+    recs = [json.loads(x) for x in (decoded / "results.jsonl").read_text().splitlines()[1:]]
+    assert all(len(w) == 4 for r in recs for w in r["words"])
     wer = (decoded / "wer").read_text()
     assert wer.startswith("%WER ") and "95% CI [" in wer
     assert "p227_003 #csid" in (decoded / "per_utt").read_text()
     info = json.loads((decoded / "decode_whisper.json").read_text())
-    assert info["utterances"] == 5 and info["jobs"] == 2 and info["temperature"] == 0.0 and 0 < info["rtf"] < 10
+    assert info["utterances"] == 6 and info["jobs"] == 2 and info["temperature"] == 0.0 and 0 < info["rtf"] < 10
     assert (decoded / "guards.tsv").read_text().startswith("utt\tguards\n")
+    # a phrase the speaker really says twice is not taken for a loop: no second decode, both copies kept
+    assert "p225_021" not in (decoded / "guards.tsv").read_text()
+    assert text["p225_021"].count("size of the drops") == 2
     assert (decoded / "rtf").read_text().startswith("RTF ")
     journal = (decoded / "results.jsonl").read_text()
     p = subprocess.run(["steps/decode_whisper.sh", "--nj", "2", str(real_data), str(decoded)],
                        capture_output=True, text=True, cwd=REPO, env=_env())
     assert p.returncode == 0, p.stderr
-    assert "5 utterances (5 kept from an earlier run)" in p.stdout  # nothing decoded again
+    assert "6 utterances (6 kept from an earlier run)" in p.stdout  # nothing decoded again
     assert (decoded / "results.jsonl").read_text() == journal
 
 
@@ -119,6 +132,7 @@ def test_transcribe_writes_a_hypothesis_data_dir(real_data, decoded, tmp_path):
     assert (out / "wav.scp").read_text() == (real_data / "wav.scp").read_text()
     ctm = [ln.split() for ln in (decoded / "wrd_ali" / "ctm").read_text().splitlines()]
     assert [c[4] for c in ctm if c[0] == "p225_002"] == text["p225_002"].split()
+    assert all(len(c) == 6 and 0.0 < float(c[5]) <= 1.0 for c in ctm)  # the confidences reach the chain's CTM
 
 
 # ---- guards, on a constructed looping case (a stub in place of the CTranslate2 model) ------------------------
@@ -127,8 +141,8 @@ class _Seg:
     def __init__(self, text, tokens, seek=0):
         self.text, self.tokens, self.seek = text, tokens, seek
         ws = text.split()
-        self.words = [type("W", (), {"word": " " + w, "start": 0.2 * i, "end": 0.2 * i + 0.2}) for i, w in
-                      enumerate(ws)]
+        self.words = [type("W", (), {"word": " " + w, "start": 0.2 * i, "end": 0.2 * i + 0.2, "probability": 0.9})
+                      for i, w in enumerate(ws)]
 
 
 class _StubModel:
@@ -172,16 +186,45 @@ def test_length_and_truncation_guards_on_a_loop_that_persists():
     # the 1-s budget (17 tokens) cut the loop, then the looping tail was truncated after its first copy
     assert "length" in res.guards and "truncate_loop" in res.guards
     assert res.text == "it was too long too short too short"
-    assert [w for w, _, _ in res.words] == res.text.split()
+    assert [w[0] for w in res.words] == res.text.split() and all(w[3] == 0.9 for w in res.words)
 
 
 def test_guard_helpers():
     assert G.loop_start("a b c c c c".split()) == 3
     assert G.loop_start("the cat sat on the mat".split()) is None
     assert G.loop_start("x y z y z y z".split()) == 3
-    assert G.repeats_ngram([1, 2, 3, 4, 1, 2, 3]) and not G.repeats_ngram([1, 2, 3, 1, 2, 4])
+    assert G.repeats_ngram([1, 2, 3, 4, 1, 2, 3, 5, 1, 2, 3]) and not G.repeats_ngram([1, 2, 3, 4, 1, 2, 3])
+    assert G.repeats_ngram([1, 2, 3, 4, 1, 2, 3], times=2)
     assert G.compression_ratio("too long " * 30) > G.COMPRESSION_RATIO > G.compression_ratio("it was good for me")
     assert G.token_budget(600) == G.MAX_TOKENS and G.token_budget(0) == G.TOKEN_MARGIN
+
+
+def test_loop_guard_spares_a_phrase_said_twice_and_catches_a_loop():
+    """On Whisper's own tokens: a 3-gram twice is a phrase really said twice (no second decode, which would garble
+    it); three times, a budget used up or a compressible text is a loop."""
+    pytest.importorskip("tokenizers")
+    from tokenizers import Tokenizer
+
+    from pydeid.asr.whisper_models import resolve_model
+    try:
+        tok = Tokenizer.from_file(str(resolve_model("tiny.en") / "tokenizer.json"))
+    except Exception as e:  # noqa: BLE001 - the model package is absent
+        pytest.skip(f"Whisper tiny.en not installed: {e}")
+    said_twice = " I think I can, I think I can."
+    loop = " It was too long too short too long too short too long too short too long."
+    twice, looped = tok.encode(said_twice).ids, tok.encode(loop).ids
+    assert G.repeats_ngram(twice, times=2)      # the old rule (any 3-gram twice) re-decoded this
+    assert not G.looks_looped(twice, said_twice, hit_budget=False)
+    assert G.looks_looped(looped, loop, hit_budget=False)
+    assert G.looks_looped(twice, said_twice, hit_budget=True)
+
+    class Twice(_StubModel):
+        def transcribe(self, wav, **kw):
+            self.calls.append(kw)
+            return iter([_Seg(said_twice.strip(), twice)]), None
+    stub = Twice()
+    res = _stub_recognizer(stub).transcribe(np.zeros(48000, np.float32), 16000)
+    assert res.text == said_twice.strip() and res.guards == [] and len(stub.calls) == 1
 
 
 def test_clean_decode_is_untouched_by_guards():
@@ -250,5 +293,5 @@ def test_identical_audio_of_another_condition_is_not_decoded_again(real_data, de
                         str(tmp_path / "dec")], capture_output=True, text=True, cwd=REPO, env=_env())
     assert p.returncode == 0, p.stderr
     info = json.loads((tmp_path / "dec" / "decode_whisper.json").read_text())
-    assert info["copied_same_audio"] == 5 and info["cpu_seconds_spent"] == 0.0
+    assert info["copied_same_audio"] == 6 and info["cpu_seconds_spent"] == 0.0
     assert (tmp_path / "dec" / "text").read_text() == (decoded / "text").read_text()

@@ -48,7 +48,9 @@ def test_stage0_and_option_errors(recipe_copy, vctk_dir, tmp_path):
     assert all("exp/wavdir/audio" in v and "p22" not in v for v in scp.values())
     assert not (rec / "data/wavdir/text").exists()
     assert stat.S_IMODE(os.stat(rec / "exp/secrets/wavdir_map.json").st_mode) == 0o600
-    for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"]):
+    for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"],
+                ["--hide-below-conf", "high"], ["--hide-next", "-1"],
+                ["--words-from", "align", "--hide-below-conf", "0.5"]):  # the aligner's CTM has no confidences
         p = _run(rec, "--wav-dir", str(src), *bad, timeout=60)
         assert p.returncode == 1 and p.stderr.count("\n") == 1 and bad[0] in p.stderr, (bad, p.stderr)
     p = _run(rec, "--stop-stage", "0", timeout=60)
@@ -71,7 +73,8 @@ def test_report_says_what_was_checked(tmp_path):
     (asr / "text").write_text("spk0001-0001 Please call Stella\nspk0002-0001 ask Bob on Friday\n")
     (neutral / "text").write_text("spk0001-0001 Please call\nspk0002-0001 ask Bob on Friday\n")
     (neutral / "wav.scp").write_text(f"spk0001-0001 {neutral}/wav/spk0001-0001.wav\n")
-    write_conll(tmp_path / "tags.conll", [Sentence("Please call Stella".split(), ["O", "O", "B-PER"], id="spk0001-0001"),
+    write_conll(tmp_path / "tags.conll", [Sentence("Please call Stella".split(), ["O", "O", "B-PER"], id="spk0001-0001",
+                                                   comments=["unsure = 2"]),   # as pydeid whisper-unsure marks it
                                           Sentence("ask Bob on Friday".split(), ["O"] * 4, id="spk0002-0001")])
     secret = tmp_path / "exp/secrets/map.json"
     secret.parent.mkdir(parents=True)
@@ -87,6 +90,7 @@ def test_report_says_what_was_checked(tmp_path):
     assert "recogniser's hypothesis" in body and "leaks: audio 0" in body
     assert not re.search(r"\b(is|are) (clean|safe)\b|no sensitive (word|information) (is|remains)", body, re.I)
     assert s["review"] == {"spk0002-0001": ["Bob", "Friday"]}     # the unhidden name and weekday, for review
+    assert s["unsure_words"] == 1 and "1 of these words were hidden because the recogniser was unsure" in body
     assert "| spk0002-0001 | Bob Friday |" in body
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
     assert s["original_name_hits"] == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pydeid.io.conll import Sentence, write_conll
-from pydeid.report.audio_entity_recall import chain_intervals, gold_words, score_utterances, summarize
+from pydeid.report.audio_entity_recall import chain_intervals, format_summary, gold_words, score_utterances, summarize
 
 
 def _ctm(path, rows):
@@ -45,6 +45,10 @@ def test_recall_and_cost(case):
     assert (s["hidden"], s["sensitive_tokens"]) == (1, 2) and s["recall_pct"] == pytest.approx(50.0)
     assert s["missed"] == {"u2": ["Bob"]}
     assert s["cost_pct"] == pytest.approx(0.0)
+    # the one summary line the benches and the CLI print: rate, interval, counts
+    line = format_summary(s)
+    assert line.startswith("audio entity recall 50.0 % [") and "(1/2 gold sensitive words)" in line
+    assert "cost 0.0 %" in line and "2 utterances, 0 dropped" in line
     # a stricter rule: 60 % of the word must be hidden -> Stella is missed too
     assert summarize(score_utterances(gold, hid, min_overlap=0.6))["hidden"] == 0
     # pad 0.1 and the pause absorbed: 1.1-2.0 hides all of Stella and nothing of "call" (ends at 0.9)

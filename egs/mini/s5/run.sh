@@ -15,8 +15,9 @@
 #   5  masking: the neutral corpus (VTLN strategy 3 voices, sensitive words silenced and removed), leak checks
 #      with the gold CTM (must be zero) and with the aligner's CTM (reported); with --transcripts asr the test
 #      set's chain runs from Whisper instead of the reference: its hypothesis (steps/transcribe.sh) tagged by the
-#      stage-2 taggers, masked at Whisper's word times, checked on them, and its audio entity recall measured
-#      against the gold tags and times (the reference is used only for this scoring)
+#      stage-2 taggers plus the words Whisper was unsure of (--hide-below-conf, --hide-next), masked at Whisper's
+#      word times, checked on them, and its audio entity recall measured against the gold tags and times (the
+#      reference is used only for this scoring)
 #   6  ASR (ESPnet, small tier, character LM of the same transcripts) trained on original data and on the neutral
 #      corpus side by side; seed 004 table 9: each decoded on the test set transformed like its training data
 #      (WER on transformed references), plus the neutral model on the original test set (second row)
@@ -83,6 +84,8 @@ mask_tags=all        # entity types hidden: all = every type the detectors can e
 transcripts=reference  # the test set's chain in stage 5: reference (transcript + forced alignment) | asr (Whisper's
                        # hypothesis and word times, steps/transcribe.sh; the reference only scores it)
 whisper_model=tiny.en  # --transcripts asr: the Whisper model of the chain
+hide_below_conf=0.7    # --transcripts asr: also hide the words of Whisper word probability below this
+hide_next=0            # --transcripts asr: and this many words either side of them and of each entity
 
 . ./path.sh
 . ./cmd.sh
@@ -282,6 +285,7 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   if [ "$transcripts" = asr ]; then
     log "stage 5 (--transcripts asr): the test set's chain from Whisper $whisper_model: transcribe, tag, mask, verify, recall"
     steps/mask_from_asr.sh --nj "$nj" --model "$whisper_model" --tags "$mask_tags" --seed "$seed" \
+      --hide-below-conf "$hide_below_conf" --hide-next "$hide_next" \
       --detectors "$tag_detectors" --ner-model exp/ner --results "$results" \
       --gold-tags data/mini_test/tags.conll --gold-ctm data/mini_test/words.ctm \
       data/mini_test "data/mini_test_$v" exp/asr_chain/mini_test data/mini_test_neutral_asr

@@ -5,7 +5,7 @@
 #
 #   ./run.sh --wav-dir DIR [--stage N] [--stop-stage M] [--nj 2] [--seed 0] [--spk-from file|dirname]
 #            [--model tiny.en] [--words-from whisper|align] [--voice vtln:3] [--target-data DIR]
-#            [--fill silence|spoken] [--pad 0.1] [--tags all]
+#            [--fill silence|spoken] [--pad 0.1] [--tags all] [--hide-below-conf P] [--hide-next N]
 #
 #   0  data dir from the folder (pydeid make-wavdir-data): every audio file (any libsndfile format, rate, channel
 #      count) mixed down to mono and resampled to 16 kHz into exp/wavdir/audio (the working area, never published),
@@ -13,8 +13,10 @@
 #      file map a 0600 secret (exp/secrets/wavdir_map.json) -> data/wavdir (no text)
 #   1  transcription (steps/transcribe.sh, Whisper --model, word times --words-from) -> data/asr (text = the
 #      normalised hypothesis) and exp/transcribe/wrd_ali/ctm
-#   2  detection on the hypothesis (steps/tag_entities.sh, the default detectors) -> exp/tags/tags.conll, and
-#      replacement (steps/transform_text.sh, surrogates from outside the corpus) -> data/asr_text
+#   2  detection on the hypothesis (steps/tag_entities.sh, the default detectors) -> exp/tags/tags.conll; the
+#      words Whisper was unsure of added (pydeid whisper-unsure, --hide-below-conf, --hide-next) ->
+#      exp/tags/hide.conll, what the later stages hide; replacement (steps/transform_text.sh, surrogates from
+#      outside the corpus) -> data/asr_text
 #   3  voice conversion of data/asr (steps/convert_voice.sh, --voice; VTLN targets: --target-data, default the
 #      synthetic voices of the embedded mini corpus built into data/vtln_targets) -> data/asr_<voice>
 #   4  silence (steps/mask_words.sh) or re-speak (steps/mask_spoken.sh, surrogates of stage 2) the detected words,
@@ -40,6 +42,9 @@ target_data=        # VTLN target voices (a data dir); empty: the embedded mini 
 fill=silence        # silence (steps/mask_words.sh) | spoken (steps/mask_spoken.sh: the surrogates said by espeak)
 pad=0.1             # seconds added on both sides of each hidden word (the masks' --pad)
 tags=all            # entity types hidden: all = every type the detectors can emit
+hide_below_conf=0.7 # also hide the words whose Whisper word probability is below this (tagged PER; needs
+                    # --words-from whisper; 0.7: chosen on mini_dev, bench/results/audio_entity_recall.md)
+hide_next=0         # and this many words either side of each of them and of each detected entity
 text_strategy="default=surrogate"   # steps/transform_text.sh --strategy
 detect_opts=        # more steps/tag_entities.sh options
 
@@ -53,16 +58,23 @@ help_message="Usage: $0 --wav-dir DIR [--stage N] [--stop-stage M] [--nj 2] [--s
 . utils/recipe.sh   # done_ok, vname
 case $fill in silence|spoken) ;; *) echo "$0: --fill must be silence or spoken, not '$fill'" >&2; exit 1 ;; esac
 case $words_from in whisper|align) ;; *) echo "$0: --words-from must be whisper or align, not '$words_from'" >&2; exit 1 ;; esac
+case $hide_below_conf in ''|*[!0-9.]*|*.*.*)
+  echo "$0: --hide-below-conf must be a number in [0, 1], not '$hide_below_conf'" >&2; exit 1 ;; esac
+if awk -v p="$hide_below_conf" 'BEGIN {exit !(p > 0)}' && [ "$words_from" != whisper ]; then
+  echo "$0: --hide-below-conf needs Whisper's word probabilities: use --words-from whisper or --hide-below-conf 0" >&2
+  exit 1
+fi
 case $spk_from in file|dirname) ;; *) echo "$0: --spk-from must be file or dirname, not '$spk_from'" >&2; exit 1 ;; esac
 case ${voice%%:*} in vtln|voicemask|mcadams) ;; *)
   echo "$0: --voice '$voice': expected vtln:<1|2|3>[_variant], voicemask:- or mcadams:-" >&2; exit 1 ;; esac
 [[ $voice == *:* ]] || { echo "$0: --voice '$voice': expected <method>:<strategy>" >&2; exit 1; }
-for n in nj seed; do
+for n in nj seed hide_next; do
   case ${!n} in ''|*[!0-9]*) echo "$0: --${n//_/-} must be a whole number, not '${!n}'" >&2; exit 1 ;; esac
 done
 vm=${voice%%:*}; vs=${voice#*:}
 v=$(vname "$vm" "$vs")
 ctm=exp/transcribe/wrd_ali/ctm
+hide=exp/tags/hide.conll   # the detectors' entities and the words Whisper was unsure of: what is hidden
 mkdir -p exp
 
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ]; then
@@ -88,9 +100,12 @@ if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   read -r -a dopts <<<"$detect_opts"
   [ -s exp/tags/tags.conll ] && [ exp/tags/tags.conll -nt data/asr/text ] ||
     steps/tag_entities.sh "${dopts[@]}" --nj "$nj" --cmd "$decode_cmd" data/asr - exp/tags
-  done_ok data/asr_text && [ data/asr_text/text -nt exp/tags/tags.conll ] ||
+  # replaced only when it changes, so that the later stages' outputs stay valid on a rerun
+  pydeid whisper-unsure --below "$hide_below_conf" --next "$hide_next" exp/tags/tags.conll $ctm $hide.new
+  if cmp -s $hide.new $hide; then rm $hide.new; else mv $hide.new $hide; fi
+  done_ok data/asr_text && [ data/asr_text/text -nt $hide ] ||
     steps/transform_text.sh --strategy "$text_strategy" --seed "$seed" --secret-dir exp/secrets/text \
-      --exp-dir exp/transform_text data/asr exp/tags/tags.conll data/asr_text
+      --exp-dir exp/transform_text data/asr $hide data/asr_text
 fi
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
@@ -111,12 +126,14 @@ fi
 
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: the detected words hidden ($fill) in data/asr_$v, timed by $ctm"
+  # the hidden words changed since data/neutral was written (other --hide-* options): every utterance again
+  [ -f data/neutral/text ] && [ data/neutral/text -ot $hide ] && rm -rf data/neutral exp/mask
   if [ $fill = silence ]; then
     done_ok data/neutral || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
-      --cmd "$train_cmd" data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
+      --cmd "$train_cmd" data/asr_$v $hide $ctm exp/mask data/neutral
   else
     done_ok data/neutral || steps/mask_spoken.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
-      --cmd "$train_cmd" --secret-dir exp/secrets/spoken data/asr_$v exp/tags/tags.conll \
+      --cmd "$train_cmd" --secret-dir exp/secrets/spoken data/asr_$v $hide \
       data/asr_text/tags.conll $ctm exp/mask data/neutral
   fi
 fi
@@ -125,14 +142,14 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: verification of data/neutral and the report exp/report.md"
   if [ $fill = silence ]; then
     steps/make_neutral.sh --source-data data/asr --seed "$seed" --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
-      data/asr_$v exp/tags/tags.conll $ctm exp/mask data/neutral
+      data/asr_$v $hide $ctm exp/mask data/neutral
     verify=exp/mask/verify/verify.txt
   else
     steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets/spoken --orig-data data/asr \
-      data/neutral exp/tags/tags.conll $ctm exp/mask/verify
+      data/neutral $hide $ctm exp/mask/verify
     verify=exp/mask/verify/verify.txt
   fi
-  pydeid wavdir-report --secret exp/secrets/wavdir_map.json --asr-data data/asr --tags exp/tags/tags.conll \
+  pydeid wavdir-report --secret exp/secrets/wavdir_map.json --asr-data data/asr --tags $hide \
     --verify "$verify" --model "$model" --words-from "$words_from" --voice "$voice" --fill "$fill" --pad "$pad" \
     --hidden-types "$tags" --transcribe-dir exp/transcribe data/neutral exp/report.md
 fi
