@@ -17,6 +17,8 @@ def add_arguments(p):
     p.add_argument("--fill", required=True, choices=["silence", "spoken"])
     p.add_argument("--pad", type=float, required=True)
     p.add_argument("--hidden-types", default="all")
+    p.add_argument("--id-secret-dir", default=None,
+                   help="the --secret-dir of steps/publish_data.sh when `neutral` was published with keyed ids")
     p.add_argument("neutral", help="the published data dir")
     p.add_argument("out", help="the report (markdown; a .json summary beside it)")
 
@@ -25,7 +27,8 @@ def run(args):
     from pydeid.report.wavdir_report import write_report
 
     s = write_report(args.neutral, args.out, args.secret, args.asr_data, args.tags, args.verify, args.model,
-                     args.words_from, args.voice, args.fill, args.pad, args.hidden_types, args.transcribe_dir)
+                     args.words_from, args.voice, args.fill, args.pad, args.hidden_types, args.transcribe_dir,
+                     args.id_secret_dir)
     print(f"{args.out}: {s['published_utterances']} published utterances, {sum(s['entities'].values())} entities "
           f"hidden, {sum(len(v) for v in s['review'].values())} words left for review, "
           f"{len(s['original_name_hits'])} original names found in the published dir")

@@ -85,9 +85,17 @@ def _verify_line(path: Path) -> str:
 
 def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_data: str | Path,
                  tags: str | Path, verify: str | Path, model: str, words_from: str, voice: str, fill: str,
-                 pad: float, hidden_types: str, transcribe_dir: str | Path | None = None) -> dict:
+                 pad: float, hidden_types: str, transcribe_dir: str | Path | None = None,
+                 id_secret_dir: str | Path | None = None) -> dict:
+    """id_secret_dir: where steps/publish_data.sh keeps the id map of `neutral` (a published dir's ids are keyed
+    pseudonyms of the transcribed dir's: the comparison with the hypothesis goes through the map; the review lists
+    the published ids, the ones a user finds in the corpus)."""
     neutral, asr_data = Path(neutral), Path(asr_data)
     m = read_secret_json(secret)
+    to_src = {}   # published utterance id -> the transcribed dir's
+    if id_secret_dir is not None:
+        from pydeid.io.pseudonyms import read_id_map
+        to_src = {p: u for u, p in read_id_map(id_secret_dir, neutral)["utterances"].items()}
     sources = [u["source"] for u in m["utterances"].values()]
     pub_text = read_kaldi_map(neutral / "text", require_value=False)
     utt2spk = read_kaldi_map(neutral / "utt2spk")
@@ -110,11 +118,12 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
         raw = {u: [w.token for w in ws] for u, ws in ctm_by_utt(read_ctm(tdir / "wrd_ali" / "ctm")).items()}
     review = {}
     for u in sorted(pub_text):
-        words = review_words(pub_text[u].split(), raw.get(u, hyp.get(u, "").split()))
+        src = to_src.get(u, u)
+        words = review_words(pub_text[u].split(), raw.get(src, hyp.get(src, "").split()))
         if words:
             review[u] = words
     scan = scan_published(neutral, sources)
-    dropped = sorted(set(m["utterances"]) - set(utt2spk))
+    dropped = sorted(set(m["utterances"]) - {to_src.get(u, u) for u in utt2spk})
     vline = _verify_line(Path(verify))
     minutes = sum(float(v) for v in utt2dur.values()) / 60
     summary = {"recordings": len(sources), "published_utterances": len(utt2spk), "dropped": dropped,

@@ -120,15 +120,21 @@ def test_wavdir_end_to_end_leaks(recipe_copy, vctk_dir, tmp_path):
     # no original voice: every published waveform differs from its 16 kHz source
     from pydeid.io.audio import read_audio
     import json
+    from pydeid.io.pseudonyms import read_id_map
     m = json.loads((rec / "exp/secrets/wavdir_map.json").read_text())["utterances"]
-    for utt, spec in read_kaldi_map(pub / "wav.scp").items():
+    # published with keyed pseudonyms of the working ids (no id of data/asr in the corpus)
+    to_src = {p: u for u, p in read_id_map(rec / "exp/secrets", pub)["utterances"].items()}
+    pub_scp = read_kaldi_map(pub / "wav.scp")
+    assert set(to_src) == set(pub_scp) and not set(pub_scp) & set(m)
+    for utt, spec in pub_scp.items():
         assert str(pub.resolve()) in str(Path(spec).resolve())
         y, _ = sf.read(spec, dtype="float32")
-        x, _ = read_audio(m[utt]["source"], sr=16000)
+        x, _ = read_audio(m[to_src[utt]]["source"], sr=16000)
         n = min(len(x), len(y))
         assert np.corrcoef(x[:n], y[:n])[0, 1] < 0.9, utt
     # every gold sensitive word left in the published text is listed for review in the report
     report = json.loads((rec / "exp/report.md.json").read_text())
+    assert report["dropped"] == [] and report["published_utterances"] == 3   # compared through the id map
     for utt, line in read_kaldi_map(pub / "text", require_value=False).items():
         for w in line.split():
             if w.lower() in GOLD:

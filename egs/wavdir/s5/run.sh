@@ -19,9 +19,10 @@
 #      outside the corpus) -> data/asr_text
 #   3  voice conversion of data/asr (steps/convert_voice.sh, --voice; VTLN targets: --target-data, default the
 #      synthetic voices of the embedded mini corpus built into data/vtln_targets) -> data/asr_<voice>
-#   4  silence (steps/mask_words.sh) or re-speak (steps/mask_spoken.sh, surrogates of stage 2) the detected words,
-#      timed by the stage-1 CTM -> data/neutral
-#   5  verification (steps/make_neutral.sh: verify-masking against the stage-1 CTM; steps/verify_spoken.sh for the
+#   4  silence (steps/mask_words.sh -> exp/mask/masked, published in stage 5) or re-speak (steps/mask_spoken.sh,
+#      surrogates of stage 2 -> data/neutral) the detected words, timed by the stage-1 CTM
+#   5  verification and publication with keyed pseudonymous ids (steps/make_neutral.sh: verify-masking against the
+#      stage-1 CTM, then steps/publish_data.sh -> data/neutral; steps/verify_spoken.sh for the
 #      spoken fill) and a scan of the published dir for the original file names and paths, then exp/report.md
 #      (mode 0600: it lists the words left for review) stating what was checked against what
 # The neutral corpus is data/neutral (wav.scp -> data/neutral/wav/*.wav, text, utt2spk, spk2utt).
@@ -127,10 +128,13 @@ fi
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: the detected words hidden ($fill) in data/asr_$v, timed by $ctm"
   # the hidden words changed since data/neutral was written (other --hide-* options): every utterance again
-  [ -f data/neutral/text ] && [ data/neutral/text -ot $hide ] && rm -rf data/neutral exp/mask
+  for t in data/neutral/text exp/mask/masked/text; do
+    [ -f $t ] && [ $t -ot $hide ] && rm -rf data/neutral exp/mask
+  done
   if [ $fill = silence ]; then
-    done_ok data/neutral || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
-      --cmd "$train_cmd" data/asr_$v $hide $ctm exp/mask data/neutral
+    # into the working dir that steps/make_neutral.sh (stage 5) verifies and publishes as data/neutral
+    done_ok exp/mask/masked || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
+      --cmd "$train_cmd" data/asr_$v $hide $ctm exp/mask exp/mask/masked
   else
     done_ok data/neutral || steps/mask_spoken.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
       --cmd "$train_cmd" --secret-dir exp/secrets/spoken data/asr_$v $hide \
@@ -143,14 +147,15 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   if [ $fill = silence ]; then
     steps/make_neutral.sh --source-data data/asr --seed "$seed" --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
       data/asr_$v $hide $ctm exp/mask data/neutral
-    verify=exp/mask/verify/verify.txt
+    verify=exp/mask/verify/verify.txt; idopt=(--id-secret-dir exp/secrets)   # published: keyed pseudonymous ids
   else
+    idopt=()
     steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets/spoken --orig-data data/asr \
       data/neutral $hide $ctm exp/mask/verify
     verify=exp/mask/verify/verify.txt
   fi
   pydeid wavdir-report --secret exp/secrets/wavdir_map.json --asr-data data/asr --tags $hide \
     --verify "$verify" --model "$model" --words-from "$words_from" --voice "$voice" --fill "$fill" --pad "$pad" \
-    --hidden-types "$tags" --transcribe-dir exp/transcribe data/neutral exp/report.md
+    --hidden-types "$tags" --transcribe-dir exp/transcribe "${idopt[@]}" data/neutral exp/report.md
 fi
 log "done (stages $stage..$stop_stage); the neutral corpus: data/neutral; what was checked: exp/report.md"
