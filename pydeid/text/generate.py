@@ -169,19 +169,20 @@ class ValueGenerator:
 
     # ---------------------------------------------------------------- one kind of value each
     def first_name(self, gender: str | None = None) -> str:
-        """A first name; with gender "f" or "m", one that faker's lists give that gender only ("Shelley", both,
-        is redrawn)."""
+        """A first name drawn by how often it is given (strategies.frequencies); with gender "f" or "m", one that
+        faker's lists give that gender only ("Shelley", both, is redrawn)."""
+        from .strategies.frequencies import first_names
         from .strategies.shapes import name_gender
         for _ in range(16):
-            f = self.faker()
-            make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
-            name = _one_word(make())
+            name = first_names(gender).draw(self.rng)
             if gender is None or name_gender(name) == gender:
                 break
         return name
 
     def last_name(self) -> str:
-        return _one_word(self.faker().last_name())
+        """A surname drawn by how many bear it (strategies.frequencies): "Smith" often, "Mc"/"O'" names rarely."""
+        from .strategies.frequencies import last_names
+        return last_names().draw(self.rng)
 
     def name_word(self, orig: str, kind: str | None = None, gender: str | None = None) -> str:
         """A first name (`kind` "first") or a surname ("last"); with no kind, a first name for a word that is a
@@ -193,15 +194,10 @@ class ValueGenerator:
         return self.first_name(gender) if kind == "first" else self.last_name()
 
     def place(self, kind: str = "city") -> list[str]:
-        """A place of `kind` (place_kind): a country, a US state or its code, else a city of the gazetteer or a
-        faker town."""
-        if kind != "city":
-            names = place_kinds()[kind]
-            return names[self._int(len(names))].split()
-        if self._int(2):
-            places = gazetteer_places()
-            return places[self._int(len(places))].split()
-        return _tokens(self.faker().city())
+        """A place of `kind` (place_kind): a country, a US state or its code, or a city of the gazetteer, drawn by
+        population (strategies.frequencies; faker's made-up towns, "Nathanhaven", gave surrogates away)."""
+        from .strategies.frequencies import place
+        return place(kind, self.rng).split()
 
     def company(self, orig: Sequence[str] = ()) -> list[str]:
         """An organisation name shaped like `orig`: its generic heads (lexicon.ORG_HEADS) kept and the name part
