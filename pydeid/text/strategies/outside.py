@@ -12,6 +12,7 @@ from .base import SamplingStrategy, Strategy
 from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
+from .spoken_years import redraw_year, spoken_year_spans
 from .shapes import (day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
                      written_time, year_number)
 
@@ -79,6 +80,12 @@ def _first_case(toks, out: list[str], typ: str) -> list[str]:
         return out
     first = out[0][:1].upper() if toks[0][:1].isupper() else out[0][:1].lower() if not out[0].isupper() else out[0][:1]
     return [first + out[0][1:]] + out[1:]
+
+
+def _singular_noun(tok: str) -> bool:
+    """A word that a count of one must stay before ("weekend", "week"): letters, no number word, no plural -s."""
+    low = tok.lower()
+    return low.isalpha() and not number_class(tok) and not low.endswith("s") and low not in ("of", "and", "or")
 
 
 class Surrogate(Strategy):
@@ -195,8 +202,18 @@ class Surrogate(Strategy):
         relative day among the others, structure kept, any other word a weekday (DATE, TIME) or a faker word."""
         from ..generate import closed_words, is_value_word, word_forms
         from ..lexicon import CLOCK_WORDS, DAYPARTS
+        # a spoken year is redrawn as a whole year of its era, in its style ("nineteen ninety four" -> "nineteen
+        # eighty seven"), never word by word ("sixty eighty seven")
+        years = {a: (b, redraw_year(toks[a:b], y, style, ctx.rng)) for a, b, y, style in spoken_year_spans(toks)} \
+            if typ == "DATE" else {}
         out = []
+        skip = 0
         for i, t in enumerate(toks):
+            if i in years:
+                skip = years[i][0]
+                out.extend(years[i][1])
+            if i < skip:
+                continue
             low = t.lower()
             forms = word_forms(t)
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
@@ -208,6 +225,8 @@ class Surrogate(Strategy):
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
                 if dated:               # "" : the ordinal of "twenty seventh", now one word ("ninth")
                     out.append(dated)
+            elif low == "one" and i + 1 < len(toks) and _singular_noun(toks[i + 1]):
+                out.append(t)           # "one weekend in July" never "three weekend": a count, not a value
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)
