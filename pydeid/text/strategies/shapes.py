@@ -14,7 +14,8 @@ import re
 from typing import Sequence
 
 from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, TEEN_WORDS, TENS_WORDS, WEEKDAYS
-from ..wordforms import match_case, other_letter
+from ..wordforms import match_case
+from .codes import other_digit, redraw_code
 
 # ------------------------------------------------------------------------------------------------ titles, gender
 TITLES = frozenset({
@@ -148,17 +149,6 @@ def is_code(toks: Sequence[str]) -> bool:
     return nd >= 3 or (nd >= 1 and any(c.isalpha() for c in s) and not re.fullmatch(r"\d{1,2}(st|nd|rd|th)", s, re.I))
 
 
-def _other_digit(c: str, rng) -> str:
-    return str((int(c) + int(rng.integers(1, 10))) % 10)
-
-
-def redraw_code(tok: str, rng) -> str:
-    """Every letter another letter of its case, every digit another digit, separators kept: the same shape with no
-    original character in place (so no original letter or digit group survives)."""
-    return "".join(_other_digit(c, rng) if c.isdigit() else other_letter(c, rng) if c.isalpha() and c.isascii()
-                   else c for c in tok)
-
-
 def _uk_postcode(toks, rng) -> list[str] | None:
     s = " ".join(toks)
     m = _UK_POSTCODE.match(s.upper())
@@ -174,7 +164,7 @@ def _uk_postcode(toks, rng) -> list[str] | None:
         new_district = str(int(rng.integers(1, 10))) + new_district[1:]
     new_unit = "".join(
         [c for c in _UK_INWARD_LETTERS if c != u][int(rng.integers(len(_UK_INWARD_LETTERS) - 1))] for u in unit)
-    outward, inward = new_area + new_district, _other_digit(sector, rng) + new_unit
+    outward, inward = new_area + new_district, other_digit(sector, rng) + new_unit
     if len(toks) == 2:
         return [outward, inward]
     return [outward + inward] if " " not in toks[0] else [outward + " " + inward]
