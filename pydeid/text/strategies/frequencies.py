@@ -29,13 +29,15 @@ class Weighted:
     """Items with weights; `draw(rng)` picks one with probability proportional to its weight."""
 
     def __init__(self, items, weights):
+        if len(items) != len(weights):
+            raise ValueError("a weighted list needs as many weights as items")
         # the same name from two lists counts once, with the sum of its weights
         acc: dict = {}
         for it, wt in zip(items, weights):
             acc[it] = acc.get(it, 0.0) + float(wt)
         items = sorted(acc)
         w = np.asarray([acc[i] for i in items], dtype=float)
-        if len(items) == 0 or len(items) != len(w) or not np.all(w >= 0) or w.sum() <= 0:
+        if len(items) == 0 or not np.all(w >= 0) or w.sum() <= 0:
             raise ValueError("a weighted list needs as many non-negative weights as items, not all zero")
         self.items = tuple(items)
         self._cum = np.cumsum(w) / w.sum()
