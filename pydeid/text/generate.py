@@ -223,13 +223,15 @@ class ValueGenerator:
         return out if all(out) else []
 
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:
-        """Spelled letters ("K", "K-O-W") become random letters of the same count and case; a spelled digit word
+        """Spelled letters ("K", "K-O-W") become other letters of the same count and case, drawn as the initials of
+        names are (strategies.frequencies.initials: "J" often, "Q" rarely); a spelled digit word
         or digit a random other digit of the same form."""
-        from .wordforms import other_letter, random_same_class
+        from .strategies.frequencies import other_initial
+        from .wordforms import random_same_class
         out = []
         for t in toks:
             if re.fullmatch(r"[A-Za-z](-[A-Za-z])*", t):
-                out.append("-".join(other_letter(p, self.rng) for p in t.split("-")))
+                out.append("-".join(other_initial(p, self.rng) for p in t.split("-")))
             else:
                 new = random_same_class(t, self.rng, avoid=True)
                 out.append(t if new is None else new)

@@ -110,6 +110,29 @@ def last_names() -> Weighted:
     return _name_list(("last_names",))
 
 
+@functools.lru_cache(maxsize=1)
+def initials() -> Weighted:
+    """Letters weighted as the initials of names are (first names and surnames, weighted as drawn): "J" and "M"
+    often, "Q", "X" and "Z" rarely, as a middle initial or a spelled name has them; uniform letters gave them away."""
+    acc: dict[str, float] = {}
+    for w in (first_names(), last_names()):
+        prev = 0.0
+        for name, c in zip(w.items, w._cum):
+            acc[name[0].upper()] = acc.get(name[0].upper(), 0.0) + float(c - prev)
+            prev = float(c)
+    letters = [chr(c) for c in range(65, 91)]
+    return Weighted(letters, [acc.get(x, 0.0) + 1e-3 for x in letters])
+
+
+def other_initial(c: str, rng) -> str:
+    """A letter other than `c`, drawn as initials are, in the case of `c`."""
+    for _ in range(64):
+        new = initials().draw(rng)
+        if new != c.upper():
+            break
+    return new if c.isupper() else new.lower()
+
+
 def _ascii_name(n: str, max_words: int = 2) -> bool:
     return n.isascii() and 1 <= len(n.split()) <= max_words and all(w.isalpha() and len(w) > 1 for w in n.split())
 
@@ -206,5 +229,5 @@ def place(kind: str, rng) -> str:
     return PLACES[kind]().draw(rng)
 
 
-__all__ = ["PLACES", "Weighted", "cities", "countries", "first_names", "last_names", "organisation", "organisations",
-           "place", "state_codes", "states"]
+__all__ = ["PLACES", "Weighted", "cities", "countries", "first_names", "initials", "last_names", "organisation",
+           "organisations", "other_initial", "place", "state_codes", "states"]

@@ -13,7 +13,7 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
+from .shapes import (article_for, day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
                      written_time, year_number)
 
 
@@ -83,7 +83,7 @@ def _first_case(toks, out: list[str], typ: str) -> list[str]:
 
 
 def _singular_noun(tok: str) -> bool:
-    """A word that a count of one must stay before ("weekend", "week"): letters, no number word, no plural -s."""
+    """A word that a count of one stays a count before ("weekend", "week"): letters, no number word, no plural."""
     low = tok.lower()
     return low.isalpha() and not number_class(tok) and not low.endswith("s") and low not in ("of", "and", "or")
 
@@ -204,8 +204,12 @@ class Surrogate(Strategy):
         from ..lexicon import CLOCK_WORDS, DAYPARTS
         # a spoken year is redrawn as a whole year of its era, in its style ("nineteen ninety four" -> "nineteen
         # eighty seven"), never word by word ("sixty eighty seven")
-        years = {a: (b, redraw_year(toks[a:b], y, style, ctx.rng)) for a, b, y, style in spoken_year_spans(toks)} \
-            if typ == "DATE" else {}
+        years = {}
+        for a, b, y, style in spoken_year_spans(toks) if typ == "DATE" else ():
+            new_year = redraw_year(toks[a:b], y, style, ctx.rng, {w for t in toks for w in word_forms(t)}
+                                   | set(ctx.entity_words))
+            if new_year is not None:
+                years[a] = (b, new_year)
         out = []
         skip = 0
         for i, t in enumerate(toks):
@@ -226,7 +230,9 @@ class Surrogate(Strategy):
                 if dated:               # "" : the ordinal of "twenty seventh", now one word ("ninth")
                     out.append(dated)
             elif low == "one" and i + 1 < len(toks) and _singular_noun(toks[i + 1]):
-                out.append(t)           # "one weekend in July" never "three weekend": a count, not a value
+                # "one weekend in July" -> "a weekend", never "three weekend" (nor "one": no original word back)
+                art = article_for(toks[i + 1])
+                out.append(art.capitalize() if t[:1].isupper() and not t.isupper() else match_case([t], [art])[0])
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)

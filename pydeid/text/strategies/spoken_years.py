@@ -1,8 +1,9 @@
 """Spoken years redrawn as whole years: "nineteen ninety four" -> "nineteen eighty seven", "twenty twenty one" ->
 "twenty fifteen", "two thousand and five" -> "two thousand and eleven", "May of ninety five" -> "May of eighty
 eight". Redrawn word by word, a spoken year became "sixty eighty seven" or "eighteen seventy eight" for 1994: no
-year at all, or one of another era, which a reader (and a discriminator) notices. The new year lies within ten
-years of the original and is spoken in the original's style."""
+year at all, or one of another era, which a reader (and a discriminator) notices. The new year lies near the
+original, spoken in the original's style, and holds no word of the original ("nineteen ninety four" -> "two
+thousand two", not "nineteen eighty seven": the leak rule of every surrogate)."""
 
 from __future__ import annotations
 
@@ -100,15 +101,30 @@ def say_year(year: int, style: str, template: Sequence[str] = ()) -> list[str]:
     return [century, "hundred"] if r == 0 else [century] + _say_two(r)
 
 
-def redraw_year(toks: Sequence[str], year: int, style: str, rng) -> list[str]:
-    """Another year within ten years of `year` (1800-2099; a short year 1920-1999), spoken in `style`, in the case
-    of the original words."""
+def redraw_year(toks: Sequence[str], year: int, style: str, rng, avoid=frozenset()) -> list[str] | None:
+    """Another year near `year` (1800-2099; a short year 1920-1999), spoken in `style` or, from 2000, as "two
+    thousand ...", sharing no word with `avoid` (the words of the original span and of the sentence's other
+    entities: no original word comes back, in place or moved), in the case of the original words. The nearest
+    such years are preferred (within ten years, else thirty); None when there is none (the caller redraws word by
+    word)."""
+    from ..lexicon import identifying
     lo, hi = (1920, 1999) if style == "short" else (1800, 2099)
-    choices = [y for y in range(max(lo, year - 10), min(hi, year + 10) + 1) if y != year]
-    new = say_year(choices[int(rng.integers(len(choices)))], style, toks)
-    if toks and toks[0][:1].isupper() and not toks[0].isupper():
-        new[0] = new[0].capitalize()            # a year at a sentence start
-    return match_case(toks, new)
+    avoid = {w.lower() for w in avoid}
+    for window in (10, 30):
+        choices = []
+        for y in range(max(lo, year - window), min(hi, year + window) + 1):
+            if y == year:
+                continue
+            for st in {style, "thousand" if y >= 2000 and style != "short" else style}:
+                words = say_year(y, st, toks)
+                if not identifying(words) & avoid:
+                    choices.append(words)
+        if choices:
+            new = choices[int(rng.integers(len(choices)))]
+            if toks and toks[0][:1].isupper() and not toks[0].isupper():
+                new = [new[0].capitalize()] + new[1:]        # a year at a sentence start
+            return match_case(toks, new)
+    return None
 
 
 __all__ = ["redraw_year", "say_year", "spoken_year_spans"]
