@@ -66,7 +66,7 @@ def is_written_code(toks: Sequence[str]) -> bool:
     return 1 <= len(toks) <= 3 and all(re.fullmatch(r"[A-Za-z0-9]+([-/.:][A-Za-z0-9]+)*[.,]?", t) for t in toks) \
         and all(re.search(r"\d", t) or (t.isupper() and len(t) <= 3) for t in toks) \
         and (sum(c.isdigit() for c in s) >= 3 or (any(c.isdigit() for c in s) and any(c.isalpha() for c in s))) \
-        and not any(_DAY_ORD.match(t) for t in toks)
+        and not any(_DAY_ORD.match(t) for t in toks) and not any(t.lower() in ("am", "pm") for t in toks)
 
 
 def _valid_written_date(tok: str) -> bool:

@@ -134,3 +134,16 @@ def test_api_default_is_the_command_lines():
     from pydeid.text.strategies import DEFAULT_STRATEGY, parse_strategy_spec
     assert parse_strategy_spec(DEFAULT_STRATEGIES) == parse_strategy_spec(DEFAULT_STRATEGY) == {"default": "surrogate"}
     assert first_names("f").items and last_names().items
+
+
+def test_times_stay_valid_times():
+    for seed in range(6):
+        out = _run("book it for 19 : 26 please", [(3, 6, "TIME")], seed)
+        h, m = int(out[3]), int(out[5])
+        assert out[4] == ":" and 0 <= h <= 23 and 0 <= m <= 59 and (out[3], out[5]) != ("19", "26")
+        out = _run("wake me at 7 AM", [(3, 5, "TIME")], seed)
+        assert 1 <= int(out[3]) <= 12 and out[3] != "7" and out[4] == "AM"      # never "51 am", "5 WX"
+        out = _run("book a table for supper", [(4, 5, "TIME")], seed)
+        assert out[4] in ("breakfast", "brunch", "lunch", "lunchtime", "dinner", "dinnertime", "teatime")
+        out = _run("see you in the afternoon", [(3, 5, "TIME")], seed)
+        assert out[4] in ("morning", "evening")                                   # never "in the night"

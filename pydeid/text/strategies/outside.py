@@ -13,8 +13,8 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (article_for, day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
-                     written_time, year_number)
+from .shapes import (article_for, day_number, is_title, keep_style, redraw_code, shaped_value, span_gender,
+                     spoken_number, written_time, year_number)
 
 
 class FakerSurrogate(SamplingStrategy):
@@ -70,7 +70,13 @@ class FakerSurrogate(SamplingStrategy):
 # closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
 _DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now"}),
                  frozenset(MONTH_ABBR - {"sept"}), frozenset({"noon", "midnight", "midday"}),
-                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}),
+                 # a meal names a time of day: another meal, never a weekday ("at supper" -> "at lunch")
+                 frozenset({"breakfast", "brunch", "lunch", "lunchtime", "dinner", "dinnertime", "supper", "teatime"}),
+                 # the parts of a day people meet in: "the night" for "the afternoon" gave surrogates away
+                 frozenset({"morning", "afternoon", "evening"}))
+_MEALS = _DATE_CLASSES[-2]
+_HOUR_AFTER = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m", "o'clock", "oclock"}
 
 
 def _first_case(toks, out: list[str], typ: str) -> list[str]:
@@ -210,7 +216,8 @@ class Surrogate(Strategy):
                                    | set(ctx.entity_words))
             if new_year is not None:
                 years[a] = (b, new_year)
-        out = []
+        out: list[str] = []
+        counts: list[int] = []      # where "one" of "one weekend" stands in `out`: it becomes "a"/"an"
         skip = 0
         for i, t in enumerate(toks):
             if i in years:
@@ -231,16 +238,22 @@ class Surrogate(Strategy):
                     out.append(dated)
             elif low == "one" and i + 1 < len(toks) and _singular_noun(toks[i + 1]):
                 # "one weekend in July" -> "a weekend", never "three weekend" (nor "one": no original word back)
-                art = article_for(toks[i + 1])
-                out.append(art.capitalize() if t[:1].isupper() and not t.isupper() else match_case([t], [art])[0])
+                counts.append(len(out))       # the article agrees with the word after it, once that is drawn
+                out.append(t)
+            elif typ == "TIME" and t.isdigit() and i + 1 < len(toks) and toks[i + 1].lower() in _HOUR_AFTER:
+                hours = [h for h in range(1, 13) if str(h) != t.lstrip("0") and str(h) not in ctx.entity_words]
+                h = hours[int(ctx.rng.integers(len(hours)))]      # "7 AM" -> "4 AM", never "51 am"
+                out.append(f"{h:02d}" if len(t) == 2 and t[0] == "0" else str(h))
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)
                     if new.lower() not in ctx.entity_words:
                         break
                 out.append(new)
-            elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
+            elif any(low in c for c in _DATE_CLASSES) or (low in DAYPARTS or low == "meal") and typ == "TIME":
                 cls = next((c for c in _DATE_CLASSES if low in c), DAYPARTS)    # never "in the noon"
+                if low == "meal":
+                    cls = _MEALS
                 others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
@@ -251,6 +264,10 @@ class Surrogate(Strategy):
             else:
                 w = gen.draw(lambda: [gen.faker().word()], avoid)
                 out.append(w[0] if w else typ)
+        for k in counts:
+            art = article_for(out[k + 1]) if k + 1 < len(out) else "a"
+            cap = out[k][:1].isupper() and not out[k].isupper()
+            out[k] = art.capitalize() if cap else match_case([out[k]], [art])[0]
         return out
 
     def epsilon(self, typ, p, observed, ctx):

@@ -141,6 +141,8 @@ def is_code(toks: Sequence[str]) -> bool:
     three digits or more or letters among the digits ("078-05-1120", "LS2 9JT", "AB123456C", "12/03/2019")."""
     if not 1 <= len(toks) <= 3 or not all(_CODE.match(t) for t in toks):
         return False
+    if any(t.lower() in ("am", "pm") for t in toks):
+        return False        # "7 AM" is a time
     if any(_DAY_ORD.match(t) for t in toks) or not all(re.search(r"\d", t) or (t.isupper() and len(t) <= 3)
                                                         for t in toks):
         return False        # "February 28th" is a date, "AB 123456 C" an identifier
@@ -462,11 +464,36 @@ def _number_words(toks) -> bool:
                                or w in ("hundred", "thousand", "and") for w in words)
 
 
+_SPACED_TIME = re.compile(r"^(\d{1,2}) : (\d{2})( : \d{2})?( [ap]\.?m\.?)?$", re.I)
+
+
+def spaced_time(toks: Sequence[str], rng) -> list[str] | None:
+    """A clock time tokenised around its colons ("19 : 26", "10 : 47 : 15 pm") redrawn as a valid time in the same
+    tokens (None: not such a time)."""
+    m = _SPACED_TIME.match(" ".join(toks))
+    if not m:
+        return None
+    glued = "".join(t for t in toks if t.lower() not in ("am", "pm", "a.m.", "p.m."))
+    ap = toks[-1] if toks[-1].lower().strip(".") in ("am", "pm", "a.m", "p.m") else None
+    new = written_time(glued + (ap or ""), rng) if ap else written_time(glued, rng)
+    if new is None:
+        return None
+    new = new[:len(new) - len(ap)] if ap else new
+    out = []
+    for part in new.split(":"):
+        out.extend([part, ":"])
+    return out[:-1] + ([ap] if ap else [])
+
+
 def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
     """A surrogate that keeps the span's own shape whatever its type (written identifiers, postcodes, dates and
     times; relative dates and durations; month or weekday names; numbers typed as names), or None: the span has
     none of these shapes and its type's generator applies."""
     toks = list(toks)
+    if typ in ("TIME", "DATE"):
+        got = spaced_time(toks, rng)
+        if got is not None:
+            return got
     if is_code(toks) and typ != "EMAIL":
         if len(toks) == 1 and typ not in ("ID", "PHONE", "CARD", "PIN"):
             for conv in (written_date, written_time) + ((year_number,) if typ in ("DATE", "TIME") else ()):
