@@ -150,6 +150,16 @@ class ValueGenerator:
             self._fakers[loc] = f
         return self._fakers[loc]
 
+    def word(self) -> str:
+        """An English word (faker en_US's word list: the other English locales fall back to Latin lorem ipsum,
+        "molestiae nihil", which no English text holds)."""
+        if "word" not in self._fakers:
+            from faker import Faker
+            f = Faker("en_US")
+            f.seed_instance(int(self.rng.integers(2 ** 31)))
+            self._fakers["word"] = f
+        return self._fakers["word"].word()
+
     def clear(self, value: Sequence[str], avoid: set = frozenset()) -> bool:
         """No word of `value` is an entity word of the corpus nor in `avoid` (the generic heads of an organisation
         aside: they are its structure)."""

@@ -147,3 +147,14 @@ def test_times_stay_valid_times():
         assert out[4] in ("breakfast", "brunch", "lunch", "lunchtime", "dinner", "dinnertime", "teatime")
         out = _run("see you in the afternoon", [(3, 5, "TIME")], seed)
         assert out[4] in ("morning", "evening")                                   # never "in the night"
+
+
+def test_relative_quantity_keeps_its_style_and_filler_words_are_english():
+    for seed in range(6):
+        out = _run("call me in sixteen minutes", [(2, 5, "TIME")], seed)
+        assert out[3] not in ("a", "an") and out[3] != "sixteen"        # a count stays a count, never "a few"
+        out = _run("call me in a few minutes", [(2, 6, "TIME")], seed)
+        assert out[3] == "a" and out[4] in ("few", "couple")
+    gen = ValueGenerator(np.random.default_rng(0))
+    latin = {"molestiae", "nihil", "animi", "facilis", "quaerat", "ipsa", "saepe", "dolor", "lorem"}
+    assert not {gen.word() for _ in range(200)} & latin

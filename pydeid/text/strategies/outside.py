@@ -262,7 +262,7 @@ class Surrogate(Strategy):
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
                 out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
             else:
-                w = gen.draw(lambda: [gen.faker().word()], avoid)
+                w = gen.draw(lambda: [gen.word()], avoid)
                 out.append(w[0] if w else typ)
         for k in counts:
             art = article_for(out[k + 1]) if k + 1 < len(out) else "a"

@@ -414,10 +414,14 @@ def _is_quantity_word(w: str) -> bool:
 def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
     orig_key = " ".join(orig)
     orig_numbers = {w for w in orig if w in DIGIT_WORDS or w.isdigit() or w in _SPELLED_QTY or w in TEEN_WORDS}
+    # the quantity keeps its style: a count for a count ("in sixteen minutes" -> "in four hours"), an article for an
+    # article, a vague word for a vague one ("a few", "a couple of"); "in a few minutes" for a count gave it away
+    vague = any(w in ("couple", "few", "several") for w in orig)
+    article = not vague and any(w in ("a", "an") for w in orig) and not orig_numbers
     for _ in range(32):
         unit = ("minute", "hour")[int(rng.integers(2))] if family is _UNITS_CLOCK else \
             ("day", "week", "month", "year")[int(rng.integers(4))]
-        r = int(rng.integers(4))
+        r = 1 if vague else 0 if article else 2 if orig_numbers or digits else int(rng.integers(4))
         if r == 0 and not digits:
             new = [article_for(unit), unit]
         elif r == 1 and not digits:
