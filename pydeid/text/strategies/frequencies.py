@@ -201,14 +201,19 @@ _LEGAL = re.compile(r"(,? (Inc\.?|Corporation|Corp\.?|Company|Co\.?|Ltd\.?|Limit
 @functools.lru_cache(maxsize=1)
 def organisations() -> dict[int, tuple[str, ...]]:
     """Everyday names of real listed companies (pytickersymbols' index constituents, legal forms dropped), by
-    number of words (1-3); only capitalised words ("Vodafone", "Analog Devices"): acronyms have their own redraw."""
+    number of words (1-3); only capitalised words ("Vodafone", "Analog Devices"): acronyms have their own redraw;
+    no common English word alone."""
     from pytickersymbols.indices_data import INDICES
+
+    from ..gazetteer import common_words
+    common = common_words()      # "News", "Box", "First": a common word alone reads as no company ("the News fair")
     out: dict[int, set[str]] = {1: set(), 2: set(), 3: set()}
     for index in INDICES.values():
         for c in index["companies"]:
             name = _LEGAL.sub("", _fold(c["name"])).strip()
             words = name.split()
-            if 1 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+", w) for w in words) and words[0] != "The":
+            if 1 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+", w) for w in words) and words[0] != "The" \
+                    and not (len(words) == 1 and name.lower() in common):
                 out[len(words)].add(name)
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
