@@ -108,11 +108,32 @@ def discriminator(train, test, seed: int = 0) -> dict:
     for _ in range(1000):
         idx = rng.integers(0, len(keys), len(keys))
         boots.append(per_k[idx].sum() / per_n[idx].sum())
+    # what is left to find: a held-out original that was also a training original is recognised by heart
+    seen = {" ".join(p["orig"]) for p in train}
+    mem = np.repeat([" ".join(p["orig"]) in seen for p in test], 2)
     return {"accuracy": 100 * float(correct.mean()), "ci": [100 * float(np.percentile(boots, 2.5)),
                                                            100 * float(np.percentile(boots, 97.5))],
             "n_test": int(len(y_te)), "n_train": int(len(y_tr)), "sentences_test": int(len(keys)),
             "C": float(clf.C_[0]), "by_set": {s: 100 * float(correct[np.repeat([p["set"] == s for p in test], 2)]
-                                                            .mean()) for s in sorted({p["set"] for p in test})}}
+                                                            .mean()) for s in sorted({p["set"] for p in test})},
+            "by_set_ci": {s: _sentence_bootstrap(correct, sent_of, sent_of_set == s, seed)
+                          for s in sorted({p["set"] for p in test})
+                          for sent_of_set in [np.repeat([p["set"] for p in test], 2)]},
+            "memorised": {"pairs": int(mem[::2].sum()), "of": len(test),
+                          "accuracy_memorised": 100 * float(correct[mem].mean()) if mem.any() else None,
+                          "accuracy_others": 100 * float(correct[~mem].mean()) if (~mem).any() else None}}
+
+
+def _sentence_bootstrap(correct, sent_of, mask, seed: int, n: int = 1000) -> dict:
+    """Accuracy of the mentions in `mask` with its 95 % bootstrap interval over their sentences, and the count."""
+    keys, inv = np.unique(sent_of[mask], return_inverse=True)
+    per_k = np.bincount(inv, weights=correct[mask], minlength=len(keys))
+    per_n = np.bincount(inv, minlength=len(keys)).astype(float)
+    rng = np.random.default_rng(seed)
+    boots = [per_k[idx].sum() / per_n[idx].sum() for idx in (rng.integers(0, len(keys), len(keys)) for _ in range(n))]
+    return {"accuracy": 100 * float(correct[mask].mean()), "ci": [100 * float(np.percentile(boots, 2.5)),
+                                                                  100 * float(np.percentile(boots, 97.5))],
+            "mentions": int(mask.sum()), "correct": int(correct[mask].sum()), "sentences": int(len(keys))}
 
 
 def main(argv=None) -> int:
@@ -192,8 +213,13 @@ def main(argv=None) -> int:
         if key in out:
             r = out[key]
             print(f"{key}: accuracy {r['accuracy']:.1f} % [{r['ci'][0]:.1f}, {r['ci'][1]:.1f}] on {r['n_test']} "
-                  f"mentions ({r['sentences_test']} sentences), trained on {r['n_train']}, C={r['C']}, "
-                  f"by set {r['by_set']}")
+                  f"mentions ({r['sentences_test']} sentences), trained on {r['n_train']}, C={r['C']}")
+            for name, b in r["by_set_ci"].items():
+                print(f"  {name:8s} {b['accuracy']:.1f} % [{b['ci'][0]:.1f}, {b['ci'][1]:.1f}] "
+                      f"({b['correct']}/{b['mentions']} mentions, {b['sentences']} sentences)")
+            m = r["memorised"]
+            print(f"  originals also seen as training originals: {m['pairs']}/{m['of']} pairs, accuracy on them "
+                  f"{m['accuracy_memorised']:.1f} %, on the others {m['accuracy_others']:.1f} %")
     return 0
 
 

@@ -15,22 +15,25 @@ stereo file) and integer PCM is scaled to float (int16 / 32768, int32 / 2**31, (
 
 >>> import pydeid
 >>> tt = pydeid.TextTransformer(detectors=["grammar"], seed=0)
->>> tt.identify("my pin is four two four two and we meet on Monday the third of June")
+>>> tt.identify("My pin is four two four two and we meet on Monday the third of June")
 [(3, 7, 'NUM'), (11, 16, 'DATE')]
->>> tt.transform("my pin is four two four two and we meet on Monday the third of June")
-'my pin is five zero zero five and we meet on Tuesday the seventeenth'
+>>> tt.transform("My pin is four two four two and we meet on Monday the third of June")
+'My pin is five three zero zero and we meet on Friday the nineteenth of July'
 """
 
 from __future__ import annotations
 
-DEFAULT_STRATEGIES = "NUM=random_digits,default=faker"   # needs no corpus: Faker values of each type, digits redrawn
+# the one default of transform-text, steps/transform_text.sh and the README (strategies.DEFAULT_STRATEGY): values
+# from outside the corpus that keep each entity's type and shape
+DEFAULT_STRATEGIES = "default=surrogate"
 
 
 class TextTransformer:
     """Identify and transform the sensitive words of one sentence (tokens separated by spaces).
 
     detectors: names of pydeid.text.detectors.DETECTORS (None: the default set, with spaCy's NER);
-    strategies: "TYPE=strategy,...,default=strategy" (pydeid.text.strategies.STRATEGIES) or a dict;
+    strategies: "TYPE=strategy,...,default=strategy" (pydeid.text.strategies.STRATEGIES) or a dict; the default
+    "default=surrogate" is the command line's: values from outside the corpus of each entity's type and shape;
     p: the replacement probability of seed 000; seed: the same seed and sentence give the same output.
     For whole corpora (pools drawn from the corpus, pseudonyms consistent per dialogue, epsilon reports) use
     `pydeid transform-text` / steps/transform_text.sh.

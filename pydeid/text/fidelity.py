@@ -66,7 +66,7 @@ def is_written_code(toks: Sequence[str]) -> bool:
     return 1 <= len(toks) <= 3 and all(re.fullmatch(r"[A-Za-z0-9]+([-/.:][A-Za-z0-9]+)*[.,]?", t) for t in toks) \
         and all(re.search(r"\d", t) or (t.isupper() and len(t) <= 3) for t in toks) \
         and (sum(c.isdigit() for c in s) >= 3 or (any(c.isdigit() for c in s) and any(c.isalpha() for c in s))) \
-        and not any(_DAY_ORD.match(t) for t in toks)
+        and not any(_DAY_ORD.match(t) for t in toks) and not any(t.lower() in ("am", "pm") for t in toks)
 
 
 def _valid_written_date(tok: str) -> bool:
@@ -198,6 +198,16 @@ def _date_words_valid(toks) -> bool:
     return True
 
 
+def _spoken_years_valid(orig, new) -> bool:
+    """A spoken year ("nineteen ninety four") stays as many spoken years, each within thirty years of the first
+    original one ("sixty eighty seven" is none, "eighteen seventy eight" is of another era)."""
+    from .strategies.spoken_years import spoken_year_spans
+    yo, yn = spoken_year_spans(orig), spoken_year_spans(new)
+    if not yo:
+        return True
+    return len(yn) == len(yo) and all(abs(n[2] - yo[0][2]) <= 30 for n in yn)
+
+
 def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Sequence[str] = (),
           out_start: int = 0, in_sentence: Sequence[str] = (), in_start: int = 0) -> list[str]:
     """The checks the surrogate `new` of `orig` (type `typ`) fails ([]: it passes for a value of the same kind).
@@ -223,6 +233,8 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
                 fails.append("date-format")
         elif not _date_words_valid(new):
             fails.append("date-invalid")
+        if not _spoken_years_valid(orig, new):
+            fails.append("year-invalid")
         if _is_relative(new) and not _is_relative(orig):
             fails.append("absolute-became-relative")
         if _style(orig) != _style(new):

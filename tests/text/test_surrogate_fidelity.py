@@ -170,6 +170,9 @@ def test_same_seed_same_output_and_another_seed_differs():
     ("david cole", "Neel Drake", "PER", ["case"]),
     ("morning", "noon", "TIME", ["word-class"]),
     ("Eight oh five", "seven twenty five", "TIME", ["case"]),
+    ("April nineteen ninety four", "April nineteen eighty seven", "DATE", []),
+    ("April nineteen ninety four", "April sixty eighty seven", "DATE", ["year-invalid"]),
+    ("April nineteen ninety four", "January eighteen seventy eight", "DATE", ["year-invalid"]),
 ])
 def test_checker_on_known_pairs(orig, new, typ, fails):
     assert sorted(set(check(orig.split(), new.split(), typ))) == sorted(fails)

@@ -21,6 +21,7 @@ from ..identifiers.formats import COMPILED, compact, valid_ip
 from ..identifiers.spoken import NATO, compact_of
 from ..lexicon import DIGIT_CLASS, DIGIT_WORDS, REPEAT_WORDS, TEEN_CLASS, TEEN_WORDS, TENS_CLASS, TENS_WORDS, TLDS
 from ..wordforms import match_case
+from .codes import redraw_code
 
 SHAPED_TYPES = frozenset({"ID", "PHONE", "CARD", "EMAIL", "URL", "POSTCODE", "ACCOUNT", "PLATE"})
 _KEEP_WORDS = {"double", "triple", "at", "dot", "slash", "dash", "hyphen", "underscore", "colon", "plus", "and",
@@ -40,25 +41,16 @@ def _pick(rng, seq, avoid=None):
 
 
 def _written_token(t: str, typ: str, rng, first: bool) -> str:
-    """Every digit a random digit and every letter a random letter of the same case; separators, a scheme, "www",
-    the TLD and a country prefix kept."""
+    """Every digit a random digit and every letter another letter of the same case (codes.redraw_code); separators,
+    a scheme, "www", the TLD and a country prefix kept."""
     if typ in ("EMAIL", "URL"):
         return _address(t, rng)
-    out = []
     keep = 0
     if first and typ == "ACCOUNT" and re.match(r"[A-Z]{2}\d{2}", t):
         keep = 2                                          # the IBAN's country code
     if first and typ == "PHONE" and t.startswith("+"):
         keep = len(t) if t[1:].isdigit() and len(t) <= 4 else 1     # "+44" alone: the country prefix
-    for k, c in enumerate(t):
-        if k < keep or not c.isalnum():
-            out.append(c)
-        elif c.isdigit():
-            out.append(str(int(rng.integers(10))))
-        else:
-            new = _pick(rng, string.ascii_uppercase, c.upper())
-            out.append(new if c.isupper() else new.lower())
-    return "".join(out)
+    return redraw_code(t, rng, keep, any_digit=True)    # identifier_value refuses original groups
 
 
 def _address(t: str, rng) -> str:

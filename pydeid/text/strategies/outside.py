@@ -12,8 +12,9 @@ from .base import SamplingStrategy, Strategy
 from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
-from .shapes import (day_number, is_title, keep_style, redraw_code, shaped_value, span_gender, spoken_number,
-                     written_time, year_number)
+from .spoken_years import redraw_year, spoken_year_spans
+from .shapes import (article_for, day_number, is_title, keep_style, redraw_code, shaped_value, span_gender,
+                     spoken_number, written_time, year_number)
 
 
 class FakerSurrogate(SamplingStrategy):
@@ -69,7 +70,13 @@ class FakerSurrogate(SamplingStrategy):
 # closed classes of date and time words a surrogate redraws within ("the middle of August" -> "the end of June")
 _DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), frozenset({"now"}),
                  frozenset(MONTH_ABBR - {"sept"}), frozenset({"noon", "midnight", "midday"}),
-                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}))
+                 frozenset({"beginning", "middle", "end", "start"}), frozenset({"early", "late", "mid"}),
+                 # a meal names a time of day: another meal, never a weekday ("at supper" -> "at lunch")
+                 frozenset({"breakfast", "brunch", "lunch", "lunchtime", "dinner", "dinnertime", "supper", "teatime"}),
+                 # the parts of a day people meet in: "the night" for "the afternoon" gave surrogates away
+                 frozenset({"morning", "afternoon", "evening"}))
+_MEALS = _DATE_CLASSES[-2]
+_HOUR_AFTER = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m", "o'clock", "oclock"}
 
 
 def _first_case(toks, out: list[str], typ: str) -> list[str]:
@@ -79,6 +86,12 @@ def _first_case(toks, out: list[str], typ: str) -> list[str]:
         return out
     first = out[0][:1].upper() if toks[0][:1].isupper() else out[0][:1].lower() if not out[0].isupper() else out[0][:1]
     return [first + out[0][1:]] + out[1:]
+
+
+def _singular_noun(tok: str) -> bool:
+    """A word that a count of one stays a count before ("weekend", "week"): letters, no number word, no plural."""
+    low = tok.lower()
+    return low.isalpha() and not number_class(tok) and not low.endswith("s") and low not in ("of", "and", "or")
 
 
 class Surrogate(Strategy):
@@ -195,8 +208,23 @@ class Surrogate(Strategy):
         relative day among the others, structure kept, any other word a weekday (DATE, TIME) or a faker word."""
         from ..generate import closed_words, is_value_word, word_forms
         from ..lexicon import CLOCK_WORDS, DAYPARTS
-        out = []
+        # a spoken year is redrawn as a whole year of its era, in its style ("nineteen ninety four" -> "nineteen
+        # eighty seven"), never word by word ("sixty eighty seven")
+        years = {}
+        for a, b, y, style in spoken_year_spans(toks) if typ == "DATE" else ():
+            new_year = redraw_year(toks[a:b], y, style, ctx.rng, {w for t in toks for w in word_forms(t)}
+                                   | set(ctx.entity_words))
+            if new_year is not None:
+                years[a] = (b, new_year)
+        out: list[str] = []
+        counts: list[int] = []      # where "one" of "one weekend" stands in `out`: it becomes "a"/"an"
+        skip = 0
         for i, t in enumerate(toks):
+            if i in years:
+                skip = years[i][0]
+                out.extend(years[i][1])
+            if i < skip:
+                continue
             low = t.lower()
             forms = word_forms(t)
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
@@ -208,14 +236,24 @@ class Surrogate(Strategy):
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
                 if dated:               # "" : the ordinal of "twenty seventh", now one word ("ninth")
                     out.append(dated)
+            elif low == "one" and i + 1 < len(toks) and _singular_noun(toks[i + 1]):
+                # "one weekend in July" -> "a weekend", never "three weekend" (nor "one": no original word back)
+                counts.append(len(out))       # the article agrees with the word after it, once that is drawn
+                out.append(t)
+            elif typ == "TIME" and t.isdigit() and i + 1 < len(toks) and toks[i + 1].lower() in _HOUR_AFTER:
+                hours = [h for h in range(1, 13) if str(h) != t.lstrip("0") and str(h) not in ctx.entity_words]
+                h = hours[int(ctx.rng.integers(len(hours)))]      # "7 AM" -> "4 AM", never "51 am"
+                out.append(f"{h:02d}" if len(t) == 2 and t[0] == "0" else str(h))
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
                     new = random_same_class(t, ctx.rng, avoid=True)
                     if new.lower() not in ctx.entity_words:
                         break
                 out.append(new)
-            elif any(low in c for c in _DATE_CLASSES) or low in DAYPARTS and typ == "TIME":
+            elif any(low in c for c in _DATE_CLASSES) or (low in DAYPARTS or low == "meal") and typ == "TIME":
                 cls = next((c for c in _DATE_CLASSES if low in c), DAYPARTS)    # never "in the noon"
+                if low == "meal":
+                    cls = _MEALS
                 others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
@@ -224,8 +262,12 @@ class Surrogate(Strategy):
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
                 out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
             else:
-                w = gen.draw(lambda: [gen.faker().word()], avoid)
+                w = gen.draw(lambda: [gen.word()], avoid)
                 out.append(w[0] if w else typ)
+        for k in counts:
+            art = article_for(out[k + 1]) if k + 1 < len(out) else "a"
+            cap = out[k][:1].isupper() and not out[k].isupper()
+            out[k] = art.capitalize() if cap else match_case([out[k]], [art])[0]
         return out
 
     def epsilon(self, typ, p, observed, ctx):

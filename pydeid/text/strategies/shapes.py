@@ -14,7 +14,8 @@ import re
 from typing import Sequence
 
 from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, TEEN_WORDS, TENS_WORDS, WEEKDAYS
-from ..wordforms import match_case, other_letter
+from ..wordforms import match_case
+from .codes import other_digit, redraw_code
 
 # ------------------------------------------------------------------------------------------------ titles, gender
 TITLES = frozenset({
@@ -140,23 +141,14 @@ def is_code(toks: Sequence[str]) -> bool:
     three digits or more or letters among the digits ("078-05-1120", "LS2 9JT", "AB123456C", "12/03/2019")."""
     if not 1 <= len(toks) <= 3 or not all(_CODE.match(t) for t in toks):
         return False
+    if any(t.lower() in ("am", "pm") for t in toks):
+        return False        # "7 AM" is a time
     if any(_DAY_ORD.match(t) for t in toks) or not all(re.search(r"\d", t) or (t.isupper() and len(t) <= 3)
                                                         for t in toks):
         return False        # "February 28th" is a date, "AB 123456 C" an identifier
     s = "".join(toks)
     nd = sum(c.isdigit() for c in s)
     return nd >= 3 or (nd >= 1 and any(c.isalpha() for c in s) and not re.fullmatch(r"\d{1,2}(st|nd|rd|th)", s, re.I))
-
-
-def _other_digit(c: str, rng) -> str:
-    return str((int(c) + int(rng.integers(1, 10))) % 10)
-
-
-def redraw_code(tok: str, rng) -> str:
-    """Every letter another letter of its case, every digit another digit, separators kept: the same shape with no
-    original character in place (so no original letter or digit group survives)."""
-    return "".join(_other_digit(c, rng) if c.isdigit() else other_letter(c, rng) if c.isalpha() and c.isascii()
-                   else c for c in tok)
 
 
 def _uk_postcode(toks, rng) -> list[str] | None:
@@ -174,7 +166,7 @@ def _uk_postcode(toks, rng) -> list[str] | None:
         new_district = str(int(rng.integers(1, 10))) + new_district[1:]
     new_unit = "".join(
         [c for c in _UK_INWARD_LETTERS if c != u][int(rng.integers(len(_UK_INWARD_LETTERS) - 1))] for u in unit)
-    outward, inward = new_area + new_district, _other_digit(sector, rng) + new_unit
+    outward, inward = new_area + new_district, other_digit(sector, rng) + new_unit
     if len(toks) == 2:
         return [outward, inward]
     return [outward + inward] if " " not in toks[0] else [outward + " " + inward]
@@ -422,10 +414,14 @@ def _is_quantity_word(w: str) -> bool:
 def _quantity_unit(orig: list[str], family, digits: bool, rng) -> list[str]:
     orig_key = " ".join(orig)
     orig_numbers = {w for w in orig if w in DIGIT_WORDS or w.isdigit() or w in _SPELLED_QTY or w in TEEN_WORDS}
+    # the quantity keeps its style: a count for a count ("in sixteen minutes" -> "in four hours"), an article for an
+    # article, a vague word for a vague one ("a few", "a couple of"); "in a few minutes" for a count gave it away
+    vague = any(w in ("couple", "few", "several") for w in orig)
+    article = not vague and any(w in ("a", "an") for w in orig) and not orig_numbers
     for _ in range(32):
         unit = ("minute", "hour")[int(rng.integers(2))] if family is _UNITS_CLOCK else \
             ("day", "week", "month", "year")[int(rng.integers(4))]
-        r = int(rng.integers(4))
+        r = 1 if vague else 0 if article else 2 if orig_numbers or digits else int(rng.integers(4))
         if r == 0 and not digits:
             new = [article_for(unit), unit]
         elif r == 1 and not digits:
@@ -472,11 +468,36 @@ def _number_words(toks) -> bool:
                                or w in ("hundred", "thousand", "and") for w in words)
 
 
+_SPACED_TIME = re.compile(r"^(\d{1,2}) : (\d{2})( : \d{2})?( [ap]\.?m\.?)?$", re.I)
+
+
+def spaced_time(toks: Sequence[str], rng) -> list[str] | None:
+    """A clock time tokenised around its colons ("19 : 26", "10 : 47 : 15 pm") redrawn as a valid time in the same
+    tokens (None: not such a time)."""
+    m = _SPACED_TIME.match(" ".join(toks))
+    if not m:
+        return None
+    glued = "".join(t for t in toks if t.lower() not in ("am", "pm", "a.m.", "p.m."))
+    ap = toks[-1] if toks[-1].lower().strip(".") in ("am", "pm", "a.m", "p.m") else None
+    new = written_time(glued + (ap or ""), rng) if ap else written_time(glued, rng)
+    if new is None:
+        return None
+    new = new[:len(new) - len(ap)] if ap else new
+    out = []
+    for part in new.split(":"):
+        out.extend([part, ":"])
+    return out[:-1] + ([ap] if ap else [])
+
+
 def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
     """A surrogate that keeps the span's own shape whatever its type (written identifiers, postcodes, dates and
     times; relative dates and durations; month or weekday names; numbers typed as names), or None: the span has
     none of these shapes and its type's generator applies."""
     toks = list(toks)
+    if typ in ("TIME", "DATE"):
+        got = spaced_time(toks, rng)
+        if got is not None:
+            return got
     if is_code(toks) and typ != "EMAIL":
         if len(toks) == 1 and typ not in ("ID", "PHONE", "CARD", "PIN"):
             for conv in (written_date, written_time) + ((year_number,) if typ in ("DATE", "TIME") else ()):
