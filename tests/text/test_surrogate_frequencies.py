@@ -158,3 +158,21 @@ def test_relative_quantity_keeps_its_style_and_filler_words_are_english():
     gen = ValueGenerator(np.random.default_rng(0))
     latin = {"molestiae", "nihil", "animi", "facilis", "quaerat", "ipsa", "saepe", "dolor", "lorem"}
     assert not {gen.word() for _ in range(200)} & latin
+
+
+@pytest.mark.parametrize("strategy", ["surrogate", "faker"])
+def test_a_name_that_is_a_title_word_is_replaced(strategy):
+    # speechocean762's "HERE IS A GENUINE MAN KING WAS THINKING" (KING tagged PER) came out unchanged: titles are
+    # kept beside a name ("MRS KING" -> "MRS <surname>"), but a span of titles alone is the name itself
+    for text, spans in (("HERE IS A GENUINE MAN KING WAS THINKING", [(5, 6, "PER")]),
+                        ("I MET PRINCE YESTERDAY", [(2, 3, "PER")]), ("I SAW MRS KING", [(2, 4, "PER")])):
+        toks = text.split()
+        tags = ["O"] * len(toks)
+        for a, b, typ in spans:
+            tags[a:b] = [f"B-{typ}"] + [f"I-{typ}"] * (b - a - 1)
+        s = Sentence(toks, tags, "d1-u1")
+        cfg = TransformConfig(strategies={"default": strategy}, seed=0)
+        out = TextTransformer(cfg, Pools([s])).transform([s]).sentences[0].tokens
+        assert not {"king", "prince"} & {t.lower() for t in out}, out
+        if strategy == "surrogate":
+            assert ("MRS" in out) == ("MRS" in toks)   # a title beside a name is kept

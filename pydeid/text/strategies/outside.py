@@ -29,7 +29,8 @@ class FakerSurrogate(SamplingStrategy):
         shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
         if shaped is not None:
             return ctx.case(keep_style(toks, shaped, False))
-        if typ == "PER" and any(is_title(t) for t in toks):     # "Mrs Anna Kowalski" -> "Mrs Ella Ward"
+        # "Mrs Anna Kowalski" -> "Mrs Ella Ward"; a span of titles alone ("King" as a surname) is a name
+        if typ == "PER" and any(is_title(t) for t in toks) and not all(is_title(t) for t in toks):
             gender = span_gender(toks, ctx.sentence, ctx.span_start)
             names = [t for t in toks if not is_title(t)]
             first = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
@@ -180,6 +181,8 @@ class Surrogate(Strategy):
         from ..generate import word_forms
         names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])
                  and not is_title(t)]
+        if not names:   # titles alone ("KING" tagged PER): they are the name, a kept title would publish it
+            names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])]
         titled = any(is_title(t) for t in toks) or (ctx.span_start > 0 and len(ctx.sentence) > ctx.span_start
                                                     and is_title(ctx.sentence[ctx.span_start - 1]))
         gender = span_gender(toks, ctx.sentence, ctx.span_start)
