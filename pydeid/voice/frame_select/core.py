@@ -11,7 +11,10 @@ from ..common import log_f0_stats
 from ..world import WorldConfig, analyze, finalize, synthesize
 from .features import code_frames, content, decode
 from .match import select
-from .pool import FramePool
+from .pool import VERSION, FramePool
+from .whisper_content import whisper_content
+
+CONTENTS = ("mcep", "whisper")   # what frames are matched on (package docstring)
 
 DEFAULT_FRAME_PERIOD = 10.0   # ms: half the analysis cost of 5 ms, and twice the pool frames per second of memory
 
@@ -26,6 +29,8 @@ class FrameSelectParams:
     pool_voices: int = TS.POOL_VOICES  # pooled_pseudo: pool speakers of one pseudo-speaker
     max_utts: int = 20                 # utterances per pool speaker in the matching set
     f0_smooth_frames: int = 10         # log-F0 smoothed over n frames per voiced run (pydeid.voice.vtln.f0_contour)
+    content: str = "mcep"              # mcep: normalised mel-cepstra + deltas; whisper: Whisper encoder output
+    whisper_model: str = "tiny.en"     # content whisper: the encoder's model (pydeid.asr.whisper_models)
 
 
 def _int(name, v, lo, hi):
@@ -45,6 +50,11 @@ def build_frame_select(**overrides) -> FrameSelectParams:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 10.0:
         raise ValueError(f"delta_weight must be a number in [0, 10], got {v!r}")
     TS.check(p.target_selection)
+    if p.content not in CONTENTS:
+        raise ValueError(f"unknown content '{p.content}' (known: {', '.join(CONTENTS)})")
+    from pydeid.asr.whisper_models import MODELS
+    if p.whisper_model not in MODELS:
+        raise ValueError(f"unknown whisper_model '{p.whisper_model}' (known: {', '.join(MODELS)})")
     return p
 
 
@@ -63,15 +73,23 @@ def build_pool(target_data, speakers: list[str], params: FrameSelectParams, worl
     if progress:
         from tqdm import tqdm
         prog = lambda it: tqdm(it, desc="frame-select pool")   # noqa: E731
-    return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog)
+    return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog,
+                           content_kind=params.content, whisper_model=params.whisper_model)
 
 
 class FrameSelectTransformer:
     def __init__(self, params: FrameSelectParams, world: WorldConfig, pool: FramePool):
         self.params, self.world, self.pool = params, world, pool
-        if pool.meta["n_mcep"] != params.n_mcep or pool.meta["n_content"] != params.n_content \
-                or pool.meta["delta_weight"] != float(params.delta_weight) \
-                or pool.meta["frame_period"] != float(world.frame_period):
+        self._cache: dict = {}
+        m = pool.meta
+        if m.get("version") != VERSION:
+            raise ValueError(f"the frame pool was built by an older frame selection (version {m.get('version', 1)}, "
+                             f"now {VERSION}): rebuild it (rerun without --resume or delete it)")
+        if m["n_mcep"] != params.n_mcep or m["frame_period"] != float(world.frame_period) \
+                or m["content"] != params.content \
+                or (params.content == "whisper" and m["whisper_model"] != params.whisper_model) \
+                or (params.content == "mcep" and (m["n_content"] != params.n_content
+                                                  or m["delta_weight"] != float(params.delta_weight))):
             raise ValueError("the frame pool was built with other features or frame period than this plan")
 
     def _target(self, targets: list[str]):
@@ -80,20 +98,35 @@ class FrameSelectTransformer:
         missing = [t for t in targets if t not in self.pool.speakers]
         if missing:
             raise ValueError(f"target speaker(s) absent from the frame pool: {missing[:3]}")
-        s = [self.pool.speakers[t] for t in targets]
-        lf0 = (float(np.mean([x.log_f0[0] for x in s])), float(np.mean([x.log_f0[1] for x in s])))
-        return (np.vstack([x.content for x in s]), np.concatenate([x.voiced for x in s]),
-                np.vstack([x.mcep for x in s]), np.vstack([x.bap for x in s]), lf0)
+        key = tuple(targets)
+        if key not in self._cache:   # consistent targets (per gender) recur: stack and cast once
+            if len(self._cache) > 8:
+                self._cache.clear()
+            s = [self.pool.speakers[t] for t in targets]
+            lf0 = (float(np.mean([x.log_f0[0] for x in s])), float(np.mean([x.log_f0[1] for x in s])))
+            self._cache[key] = (np.vstack([x.content for x in s]).astype(np.float32),
+                                np.concatenate([x.voiced for x in s]), np.vstack([x.mcep for x in s]),
+                                np.vstack([x.bap for x in s]), lf0)
+        return self._cache[key]
 
-    def convert_features(self, feats, targets: list[str]):
+    def source_content(self, feats, wav=None) -> np.ndarray:
+        """The content features of a source utterance (its WORLD analysis; its 16 kHz waveform for whisper)."""
+        p = self.params
+        if p.content == "whisper":
+            if wav is None:
+                raise ValueError("content whisper needs the source waveform")
+            return whisper_content(wav, len(feats.f0), self.world.frame_period, p.whisper_model)
+        return content(code_frames(feats, p.n_mcep).mcep, p.n_content, p.delta_weight)
+
+    def convert_features(self, feats, targets: list[str], wav=None):
         """(f0, mcep, bap, idx): the output's F0, coded envelope and aperiodicity, and the (T, k) target frames
-        each output frame averages (indices into the targets' stacked frames)."""
+        each output frame averages (indices into the targets' stacked frames). wav: the source audio (16 kHz),
+        needed by content whisper."""
         from ..vtln.f0_contour import smooth_contour
         from ..vtln.f0_map import map_f0
         p = self.params
         t_content, t_voiced, t_mcep, t_bap, t_lf0 = self._target(list(targets))
-        src = code_frames(feats, p.n_mcep)
-        idx = select(content(src.mcep, p.n_content, p.delta_weight), src.voiced, t_content, t_voiced, p.k)
+        idx = select(self.source_content(feats, wav), feats.f0 > 0, t_content, t_voiced, p.k)
         mcep = t_mcep[idx].mean(axis=1)
         bap = t_bap[idx].mean(axis=1)
         f0 = feats.f0
@@ -107,7 +140,7 @@ class FrameSelectTransformer:
             raise ValueError(f"frame selection expects 16 kHz audio, got {sr}")
         x = np.asarray(wav, dtype=np.float64)
         feats = analyze(x, sr, self.world)
-        f0, mcep, bap, _ = self.convert_features(feats, draw["targets"])
+        f0, mcep, bap, _ = self.convert_features(feats, draw["targets"], wav=x)
         sp, ap = decode(mcep, bap, sr, self.pool.meta["fft_size"])
         return finalize(synthesize(feats, f0=f0, sp=sp, ap=ap), x)
 

@@ -1,0 +1,74 @@
+"""Whisper encoder output as the content feature of frame selection (`content: whisper`).
+
+kNN-VC matches frames on a self-supervised model's features because they encode WHICH sound is spoken and little of
+WHO speaks it. On CPU, with no new weights, the closest thing installed is the Whisper encoder (the CTranslate2
+models of pydeid.asr.whisper_models): its output frames are trained to carry the words for the decoder. CTranslate2
+gives the final encoder layer only (no intermediate layers), so that is what is matched on.
+
+Frames: Whisper's log-mel at 10 ms, the encoder halves it to 20 ms (50 Hz) over a window padded to 30 s; only the
+frames covering the real audio are kept (longer audio: consecutive 30 s windows). They are linearly interpolated
+onto WORLD's frame times (t * frame_period) and L2-normalised, so the squared distance of pydeid's kNN is the
+cosine distance kNN-VC uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SR = 16000
+WINDOW = 30 * SR          # Whisper's fixed input window (samples)
+ENC_HOP = 320             # samples per encoder frame (20 ms)
+
+_ENCODERS: dict = {}      # model name -> WhisperEncoder (one load per process: ~1 s and ~40-80 MB)
+
+
+class WhisperEncoder:
+    def __init__(self, model: str = "tiny.en"):
+        from pydeid.asr.whisper_models import resolve_model   # installed weights only, no download
+        import ctranslate2
+        from faster_whisper.feature_extractor import FeatureExtractor
+        path = resolve_model(model)
+        # int8 on one thread: the meter's own compute type; frame selection runs one job per core
+        self.model = ctranslate2.models.Whisper(str(path), device="cpu", compute_type="int8", intra_threads=1,
+                                                inter_threads=1)
+        self.fe = FeatureExtractor(feature_size=self.model.n_mels)
+        self.name = model
+
+    def encode(self, wav: np.ndarray) -> np.ndarray:
+        """(ceil(len/320), D) float32 encoder frames of 16 kHz audio (20 ms each)."""
+        import ctranslate2
+        wav = np.asarray(wav, dtype=np.float32)
+        n = max(1, -(-len(wav) // ENC_HOP))
+        out = []
+        for a in range(0, max(len(wav), 1), WINDOW):
+            chunk = wav[a:a + WINDOW]
+            mel = self.fe(np.pad(chunk, (0, WINDOW - len(chunk))))[:, :3000]   # (n_mels, 3000): 30 s padded
+            sv = ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None], dtype=np.float32))
+            enc = np.asarray(self.model.encode(sv, to_cpu=True))[0]           # (1500, D)
+            out.append(enc[:max(1, -(-len(chunk) // ENC_HOP))])
+        return np.vstack(out)[:n].astype(np.float32)
+
+
+def get_encoder(model: str) -> WhisperEncoder:
+    if model not in _ENCODERS:
+        _ENCODERS[model] = WhisperEncoder(model)
+    return _ENCODERS[model]
+
+
+def to_world_frames(enc: np.ndarray, n_frames: int, frame_period_ms: float) -> np.ndarray:
+    """Encoder frames (centres at 10, 30, 50 ... ms) linearly interpolated at WORLD's frame times, L2-normalised."""
+    t = np.arange(n_frames) * frame_period_ms
+    pos = np.clip((t - 10.0) / 20.0, 0.0, len(enc) - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, len(enc) - 1)
+    w = (pos - lo)[:, None].astype(np.float32)
+    x = (1.0 - w) * enc[lo] + w * enc[hi]
+    return (x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-8)).astype(np.float32)
+
+
+def whisper_content(wav: np.ndarray, n_frames: int, frame_period_ms: float, model: str = "tiny.en") -> np.ndarray:
+    """(n_frames, D) unit-norm Whisper encoder features of one 16 kHz utterance on WORLD's frames."""
+    return to_world_frames(get_encoder(model).encode(wav), n_frames, frame_period_ms)
+
+
+__all__ = ["WhisperEncoder", "get_encoder", "to_world_frames", "whisper_content"]
