@@ -18,29 +18,43 @@ from pydeid.voice import target_selection as TS
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def fs_pool(vctk_voices):
+def _pool(vctk_voices, content):
     from pydeid.voice.frame_select import build_frame_select
     from pydeid.voice.frame_select.pool import FramePool
     from pydeid.voice.world import WorldConfig
-    p = build_frame_select()
+    p = build_frame_select(content=content)
     world = WorldConfig(frame_period=10.0)
     pool = FramePool.build({s: vctk_voices[s][:4] for s in ("p226", "p227", "p228")}, world, p.n_mcep,
-                           p.n_content, p.delta_weight)
+                           p.n_content, p.delta_weight, content_kind=content, whisper_model=p.whisper_model)
     return p, world, pool
 
 
-def test_output_frames_are_averages_of_target_frames_only(fs_pool, vctk_voices):
+@pytest.fixture(scope="module")
+def fs_pool(vctk_voices):
+    return _pool(vctk_voices, "mcep")
+
+
+@pytest.fixture(scope="module")
+def fs_pool_whisper(vctk_voices):
+    from pydeid.asr.whisper_models import WhisperModelMissing
+    try:
+        return _pool(vctk_voices, "whisper")
+    except WhisperModelMissing as e:
+        pytest.skip(str(e))
+
+
+@pytest.mark.parametrize("which", ["fs_pool", "fs_pool_whisper"])
+def test_output_frames_are_averages_of_target_frames_only(which, request, vctk_voices):
     """Every output envelope/aperiodicity frame is exactly the mean of k target-pool frames, and no output
-    envelope frame is (close to) any frame of the source utterance."""
+    envelope frame is (close to) any frame of the source utterance, whatever the content feature matched on."""
     from pydeid.voice.frame_select import FrameSelectTransformer
     from pydeid.voice.frame_select.features import code_frames
     from pydeid.voice.world import analyze
-    p, world, pool = fs_pool
+    p, world, pool = request.getfixturevalue(which)
     tr = FrameSelectTransformer(p, world, pool)
     src = vctk_voices["p225"][0]
     feats = analyze(np.asarray(src, dtype=np.float64), 16000, world)
-    f0, mcep, bap, idx = tr.convert_features(feats, ["p228"])
+    f0, mcep, bap, idx = tr.convert_features(feats, ["p228"], wav=src)
     t = pool.speakers["p228"]
     assert idx.shape == (len(feats.f0), p.k) and idx.max() < len(t.mcep)
     np.testing.assert_allclose(mcep, t.mcep[idx].mean(axis=1), rtol=0, atol=1e-6)
@@ -49,12 +63,12 @@ def test_output_frames_are_averages_of_target_frames_only(fs_pool, vctk_voices):
     assert np.all(t.voiced[idx[feats.f0 > 0]]) and not np.any(t.voiced[idx[feats.f0 == 0]])
     s = code_frames(feats, p.n_mcep).mcep
     d = np.sqrt(((mcep[:, None, :] - s[None, :, :]) ** 2).sum(-1)).min(axis=1)   # nearest source frame
-    assert d.min() > 0.2 and np.median(d) > 0.5   # measured 0.50 and 1.16 (frame norms ~11)
+    assert d.min() > 0.2 and np.median(d) > 0.5   # measured 0.50 / 1.16 (mcep), 0.55 / 1.40 (whisper); frame norms ~11
     # the F0 moved to the target's range: its voiced log-F0 mean is the target's
     v = f0 > 0
     assert abs(np.log(f0[v]).mean() - t.log_f0[0]) < 0.05
     # a two-voice target draws from both voices' frames
-    _, _, _, idx2 = tr.convert_features(feats, ["p227", "p228"])
+    _, _, _, idx2 = tr.convert_features(feats, ["p227", "p228"], wav=src)
     n227 = len(pool.speakers["p227"].mcep)
     assert (idx2 < n227).any() and (idx2 >= n227).any()
 
@@ -71,6 +85,13 @@ def test_pool_roundtrip_and_mismatch(tmp_path, fs_pool):
         FrameSelectTransformer(build_frame_select(n_content=12), world, back)
     with pytest.raises(ValueError, match="absent from the frame pool"):
         FrameSelectTransformer(p, world, back).convert_features(None, ["nobody"])
+    with pytest.raises(ValueError, match="other features"):   # a mel-cepstral pool for a whisper plan
+        FrameSelectTransformer(build_frame_select(content="whisper"), world, back)
+    old = FramePool(back.speakers, {k: v for k, v in back.meta.items() if k not in ("version", "content")})
+    with pytest.raises(ValueError, match="older frame selection"):   # a pool saved before the content option
+        FrameSelectTransformer(p, world, old)
+    with pytest.raises(ValueError, match="unknown content 'wavlm'"):
+        build_frame_select(content="wavlm")
 
 
 def test_target_selection_modes_are_seeded_and_consistent():
