@@ -37,7 +37,8 @@ def test_whisper_content_frames_and_norm(encoder, vctk_dir):
     np.testing.assert_allclose(np.linalg.norm(c, axis=1), 1.0, atol=1e-4)
     # 10 ms frames on 20 ms ones: frame 2t+1 lies midway between encoder frames t and t+1 (centres 10, 30 ms)
     u = enc / np.linalg.norm(enc, axis=1, keepdims=True)
-    assert float(c[21] @ u[10]) > 0.99 and float(c[22] @ ((u[10] + u[11]) / 2) / np.linalg.norm((u[10] + u[11]) / 2)) > 0.99
+    mid = (u[10] + u[11]) / 2
+    assert float(c[21] @ u[10]) > 0.99 and float(c[22] @ mid / np.linalg.norm(mid)) > 0.99
     # the 10 s window stays close to Whisper's 30 s one (cosine); 35 s goes through two windows (30 s + 10 s)
     import ctranslate2
     mel = encoder.fe(np.pad(x, (0, 30 * 16000 - len(x))))[:, :3000]

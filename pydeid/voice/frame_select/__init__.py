@@ -10,8 +10,9 @@ std and smoothed (pydeid.voice.vtln.f0_contour); timing and voicing follow the s
 2023) with Whisper's or CPU features instead of WavLM's and WORLD instead of a neural vocoder.
 
 Modules: features (coding, mel-cepstral content), whisper_content (the Whisper encoder feature), pool (the
-matching set, FramePool), match (the kNN), core (params, transformer). Targets are chosen by pydeid.voice.target_selection (default per_gender_pseudo: one consistent
-target per gender, the setting where an output made of target frames leaves the attacker least)."""
+matching set, FramePool), match (the kNN), core (params, transformer). Targets are chosen by
+pydeid.voice.target_selection (default per_gender_pseudo: one consistent target per gender, the setting where an
+output made of target frames leaves the attacker least)."""
 
 from ..method import VoiceMethod
 from ..target_modes import MODES as TARGET_SELECTIONS
