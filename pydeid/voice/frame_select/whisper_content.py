@@ -9,8 +9,14 @@ Frames: Whisper's log-mel at 10 ms, the encoder halves it to 20 ms (50 Hz); only
 audio are kept (longer audio: consecutive 30 s windows). The window is the audio padded to the next multiple of
 10 s, not Whisper's fixed 30 s: CTranslate2 takes shorter inputs, a 4 s utterance then costs 0.06 CPU-s instead of
 0.43, and its frames keep a cosine of 0.98 (5th percentile 0.97) to the 30 s window's (measured on a VCTK
-utterance); pool and source frames are computed the same way, which is what the matching needs. The frames are
-linearly interpolated onto WORLD's frame times (t * frame_period) and L2-normalised, so the squared distance of
+utterance); pool and source frames are computed the same way, which is what the matching needs.
+
+Position: the final layer carries Whisper's absolute position strongly (the mean output per position over a
+speaker's 20 utterances has norm 0.7-0.9 of unit frames): matched on raw, a source frame takes the target frames
+at the same time offset (correlation 0.99 on speechocean762) and the conversion is unintelligible (dev WER 122 %).
+The encoder's output for SILENCE of the same window is subtracted at each position: it removes that positional
+component (and the silence content), and same-sentence retrieval across speakers no longer depends on where the
+sentence starts (tests/voice/test_frame_select_whisper.py). The frames are then linearly interpolated onto WORLD's frame times (t * frame_period) and L2-normalised, so the squared distance of
 pydeid's kNN is the cosine distance kNN-VC uses.
 """
 
@@ -37,19 +43,31 @@ class WhisperEncoder:
                                                 inter_threads=1)
         self.fe = FeatureExtractor(feature_size=self.model.n_mels)
         self.name = model
+        self._silence: dict = {}   # window width (samples) -> encoder output of silence (module docstring)
 
-    def encode(self, wav: np.ndarray) -> np.ndarray:
-        """(ceil(len/320), D) float32 encoder frames of 16 kHz audio (20 ms each)."""
+    def _encode(self, chunk: np.ndarray, width: int) -> np.ndarray:
         import ctranslate2
+        mel = self.fe(np.pad(chunk, (0, width - len(chunk))))[:, :width // 160]   # (n_mels, width / 10 ms)
+        sv = ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None], dtype=np.float32))
+        return np.asarray(self.model.encode(sv, to_cpu=True))[0]                   # (width / 20 ms, D)
+
+    def silence(self, width: int) -> np.ndarray:
+        if width not in self._silence:
+            self._silence[width] = self._encode(np.zeros(0, np.float32), width)
+        return self._silence[width]
+
+    def encode(self, wav: np.ndarray, positional: bool = False) -> np.ndarray:
+        """(ceil(len/320), D) float32 encoder frames of 16 kHz audio (20 ms each), minus the silence template
+        (positional=True: the raw output)."""
         wav = np.asarray(wav, dtype=np.float32)
         n = max(1, -(-len(wav) // ENC_HOP))
         out = []
         for a in range(0, max(len(wav), 1), WINDOW):
             chunk = wav[a:a + WINDOW]
             width = min(WINDOW, -(-max(len(chunk), 1) // PAD_TO) * PAD_TO)
-            mel = self.fe(np.pad(chunk, (0, width - len(chunk))))[:, :width // 160]   # (n_mels, width / 10 ms)
-            sv = ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None], dtype=np.float32))
-            enc = np.asarray(self.model.encode(sv, to_cpu=True))[0]                   # (width / 20 ms, D)
+            enc = self._encode(chunk, width)
+            if not positional:
+                enc = enc - self.silence(width)
             out.append(enc[:max(1, -(-len(chunk) // ENC_HOP))])
         return np.vstack(out)[:n].astype(np.float32)
 
