@@ -73,6 +73,26 @@ def test_output_frames_are_averages_of_target_frames_only(which, request, vctk_v
     assert (idx2 < n227).any() and (idx2 >= n227).any()
 
 
+def test_level_source_keeps_only_the_source_frame_level(fs_pool, vctk_voices):
+    """level: source: every output frame's c0 is the source frame's, every other coefficient still the target
+    frames' average (the same frames as with level: target)."""
+    from pydeid.voice.frame_select import FrameSelectTransformer, build_frame_select
+    from pydeid.voice.frame_select.features import code_frames
+    from pydeid.voice.world import analyze
+    p, world, pool = fs_pool
+    src = vctk_voices["p225"][1]
+    feats = analyze(np.asarray(src, dtype=np.float64), 16000, world)
+    _, m_t, _, idx_t = FrameSelectTransformer(p, world, pool).convert_features(feats, ["p228"])
+    _, m_s, _, idx_s = FrameSelectTransformer(build_frame_select(level="source"), world, pool).convert_features(
+        feats, ["p228"])
+    np.testing.assert_array_equal(idx_s, idx_t)
+    np.testing.assert_allclose(m_s[:, 1:], m_t[:, 1:], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(m_s[:, 0], code_frames(feats, p.n_mcep).mcep[:, 0], rtol=0, atol=1e-5)
+    assert np.abs(m_s[:, 0] - m_t[:, 0]).max() > 0.1   # the level did change
+    with pytest.raises(ValueError, match="unknown level"):
+        build_frame_select(level="loud")
+
+
 def test_pool_roundtrip_and_mismatch(tmp_path, fs_pool):
     from pydeid.voice.frame_select import FramePool, FrameSelectTransformer, build_frame_select
     p, world, pool = fs_pool

@@ -15,6 +15,7 @@ from .pool import VERSION, FramePool
 from .whisper_content import whisper_content
 
 CONTENTS = ("mcep", "whisper")   # what frames are matched on (package docstring)
+LEVELS = ("target", "source")    # where each output frame's level (the coded envelope's c0) comes from
 
 DEFAULT_FRAME_PERIOD = 10.0   # ms: half the analysis cost of 5 ms, and twice the pool frames per second of memory
 
@@ -31,6 +32,10 @@ class FrameSelectParams:
     f0_smooth_frames: int = 10         # log-F0 smoothed over n frames per voiced run (pydeid.voice.vtln.f0_contour)
     content: str = "mcep"              # mcep: normalised mel-cepstra + deltas; whisper: Whisper encoder output
     whisper_model: str = "tiny.en"     # content whisper: the encoder's model (pydeid.asr.whisper_models)
+    # source: each output frame keeps the source frame's overall level (c0 of the coded envelope; the spectral
+    # shape is still the target frames' average): target-frame levels in the source's pauses make Whisper
+    # hallucinate words (dev: insertions halved)
+    level: str = "target"
 
 
 def _int(name, v, lo, hi):
@@ -50,6 +55,8 @@ def build_frame_select(**overrides) -> FrameSelectParams:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 10.0:
         raise ValueError(f"delta_weight must be a number in [0, 10], got {v!r}")
     TS.check(p.target_selection)
+    if p.level not in LEVELS:
+        raise ValueError(f"unknown level '{p.level}' (known: {', '.join(LEVELS)})")
     if p.content not in CONTENTS:
         raise ValueError(f"unknown content '{p.content}' (known: {', '.join(CONTENTS)})")
     from pydeid.asr.whisper_models import MODELS
@@ -129,6 +136,8 @@ class FrameSelectTransformer:
         idx = select(self.source_content(feats, wav), feats.f0 > 0, t_content, t_voiced, p.k)
         mcep = t_mcep[idx].mean(axis=1)
         bap = t_bap[idx].mean(axis=1)
+        if p.level == "source":
+            mcep[:, 0] = code_frames(feats, p.n_mcep).mcep[:, 0]
         f0 = feats.f0
         if np.count_nonzero(f0 > 0) >= 2:
             f0 = map_f0(f0, log_f0_stats([f0]), t_lf0)   # the utterance's own log-F0 statistics to the target's
