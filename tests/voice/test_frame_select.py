@@ -209,3 +209,17 @@ def test_transform_voice_sh_frame_select(vctk_dir, tmp_path):
         x, y = sf.read(w)[0], sf.read(b / "wav" / w.name)[0]
         assert len(x) > 16000 and np.array_equal(x, y)
     assert "/work/shared" not in (a / "wav.scp").read_text() and str(vctk_dir) not in (a / "wav.scp").read_text()
+
+
+def test_cli_plan_keeps_the_configs_k(vctk_dir, tmp_path):
+    """k of a frame_select config reaches the plan's parameters (the CLI once took it as VTLN's pool option and
+    converted with the default k = 4 whatever the config said)."""
+    src, tgt = _data_dirs(vctk_dir, tmp_path)
+    conf = tmp_path / "fs.yaml"
+    conf.write_text((REPO / "conf/voice/frame_select.yaml").read_text().replace("\nk: 4", "\nk: 7"))
+    r = subprocess.run(["pydeid", "transform-voice", "--method", "frame_select", "--target-data", str(tgt),
+                        "--config", str(conf), "--seed", "5", "--exp-dir", str(tmp_path / "exp"), "--part", "plan",
+                        str(src), str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    plan = json.loads((tmp_path / "exp" / "secrets" / "voice_plan.json").read_text())
+    assert plan["params"]["k"] == 7
