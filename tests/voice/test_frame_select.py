@@ -75,7 +75,7 @@ def test_output_frames_are_averages_of_target_frames_only(which, request, vctk_v
 
 def test_level_source_keeps_only_the_source_frame_level(fs_pool, vctk_voices):
     """level: source: every output frame's c0 is the source frame's, every other coefficient still the target
-    frames' average (the same frames as with level: target)."""
+    frames' average (the same frames as with level: target); level: pauses only lowers the source's pauses."""
     from pydeid.voice.frame_select import FrameSelectTransformer, build_frame_select
     from pydeid.voice.frame_select.features import code_frames
     from pydeid.voice.world import analyze
@@ -89,6 +89,13 @@ def test_level_source_keeps_only_the_source_frame_level(fs_pool, vctk_voices):
     np.testing.assert_allclose(m_s[:, 1:], m_t[:, 1:], rtol=0, atol=1e-6)
     np.testing.assert_allclose(m_s[:, 0], code_frames(feats, p.n_mcep).mcep[:, 0], rtol=0, atol=1e-5)
     assert np.abs(m_s[:, 0] - m_t[:, 0]).max() > 0.1   # the level did change
+    # pauses: voiced frames keep the target frames' level, some unvoiced ones are made quieter, none louder
+    _, m_p, _, _ = FrameSelectTransformer(build_frame_select(level="pauses"), world, pool).convert_features(
+        feats, ["p228"])
+    v = feats.f0 > 0
+    np.testing.assert_array_equal(m_p[v], m_t[v])
+    np.testing.assert_allclose(m_p[:, 1:], m_t[:, 1:], rtol=0, atol=1e-6)
+    assert np.all(m_p[:, 0] <= m_t[:, 0]) and np.any(m_p[~v, 0] < m_t[~v, 0] - 0.1)
     with pytest.raises(ValueError, match="unknown level"):
         build_frame_select(level="loud")
 

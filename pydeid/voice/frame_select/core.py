@@ -15,7 +15,7 @@ from .pool import VERSION, FramePool
 from .whisper_content import whisper_content
 
 CONTENTS = ("mcep", "whisper")   # what frames are matched on (package docstring)
-LEVELS = ("target", "source")    # where each output frame's level (the coded envelope's c0) comes from
+LEVELS = ("target", "source", "pauses")   # where each output frame's level (the coded envelope's c0) comes from
 
 DEFAULT_FRAME_PERIOD = 10.0   # ms: half the analysis cost of 5 ms, and twice the pool frames per second of memory
 
@@ -34,7 +34,8 @@ class FrameSelectParams:
     whisper_model: str = "tiny.en"     # content whisper: the encoder's model (pydeid.asr.whisper_models)
     # source: each output frame keeps the source frame's overall level (c0 of the coded envelope; the spectral
     # shape is still the target frames' average): target-frame levels in the source's pauses make Whisper
-    # hallucinate words (dev: insertions halved)
+    # hallucinate words; pauses: only the source's unvoiced frames quieter than its median voiced level are made
+    # as quiet as the source (relative to the speech level), speech keeps the target frames' level
     level: str = "target"
 
 
@@ -82,6 +83,19 @@ def build_pool(target_data, speakers: list[str], params: FrameSelectParams, worl
         prog = lambda it: tqdm(it, desc="frame-select pool")   # noqa: E731
     return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog,
                            content_kind=params.content, whisper_model=params.whisper_model)
+
+
+def _level(out_c0: np.ndarray, src_c0: np.ndarray, voiced: np.ndarray, level: str) -> np.ndarray:
+    """The output frames' c0 under `level` (FrameSelectParams.level)."""
+    if level == "source":
+        return src_c0
+    if not voiced.any():
+        return out_c0
+    ref_s, ref_o = float(np.median(src_c0[voiced])), float(np.median(out_c0[voiced]))
+    pause = ~voiced & (src_c0 < ref_s)
+    out = out_c0.copy()
+    out[pause] = np.minimum(out_c0[pause], src_c0[pause] - ref_s + ref_o)
+    return out
 
 
 class FrameSelectTransformer:
@@ -136,8 +150,8 @@ class FrameSelectTransformer:
         idx = select(self.source_content(feats, wav), feats.f0 > 0, t_content, t_voiced, p.k)
         mcep = t_mcep[idx].mean(axis=1)
         bap = t_bap[idx].mean(axis=1)
-        if p.level == "source":
-            mcep[:, 0] = code_frames(feats, p.n_mcep).mcep[:, 0]
+        if p.level != "target":
+            mcep[:, 0] = _level(mcep[:, 0], code_frames(feats, p.n_mcep).mcep[:, 0], feats.f0 > 0, p.level)
         f0 = feats.f0
         if np.count_nonzero(f0 > 0) >= 2:
             f0 = map_f0(f0, log_f0_stats([f0]), t_lf0)   # the utterance's own log-F0 statistics to the target's
