@@ -33,9 +33,9 @@ class FrameSelectParams:
     content: str = "mcep"              # mcep: normalised mel-cepstra + deltas; whisper: Whisper encoder output
     whisper_model: str = "tiny.en"     # content whisper: the encoder's model (pydeid.asr.whisper_models)
     # source: each output frame keeps the source frame's overall level (c0 of the coded envelope; the spectral
-    # shape is still the target frames' average): target-frame levels in the source's pauses make Whisper
-    # hallucinate words; pauses: only the source's unvoiced frames quieter than its median voiced level are made
-    # as quiet as the source (relative to the speech level), speech keeps the target frames' level
+    # shape is still the target frames' average): dev WER -21 points, but it hands the attacker the source's
+    # loudness contour (dev EER 37.9 -> 24.7); pauses: only the source's unvoiced frames quieter than its median
+    # voiced level are made as quiet as the source (relative to the speech level): neither effect on dev
     level: str = "target"
 
 
