@@ -230,3 +230,30 @@ def test_cli_plan_keeps_the_configs_k(vctk_dir, tmp_path):
     assert r.returncode == 0, r.stderr
     plan = json.loads((tmp_path / "exp" / "secrets" / "voice_plan.json").read_text())
     assert plan["params"]["k"] == 7
+
+
+def test_content_both_is_mcep_beside_weighted_whisper(fs_pool, vctk_voices):
+    """content both: the pool's and the source's features are the mel-cepstral ones with the Whisper frames times
+    whisper_weight beside them; a pool of another weight is refused."""
+    from pydeid.asr.whisper_models import WhisperModelMissing
+    from pydeid.voice.frame_select import FramePool, FrameSelectTransformer, build_frame_select
+    from pydeid.voice.world import analyze
+    p_m, world, pool_m = fs_pool
+    p = build_frame_select(content="both", whisper_weight=3.0)
+    try:
+        pool = FramePool.build({s: vctk_voices[s][:4] for s in ("p226", "p227", "p228")}, world, p.n_mcep,
+                               p.n_content, p.delta_weight, content_kind="both", whisper_weight=3.0)
+    except WhisperModelMissing as e:
+        pytest.skip(str(e))
+    c, c_m = pool.speakers["p228"].content.astype(np.float32), pool_m.speakers["p228"].content
+    assert c.shape == (len(c_m), c_m.shape[1] + 384)
+    np.testing.assert_allclose(c[:, :c_m.shape[1]], c_m, atol=0.02)                    # float16 storage
+    np.testing.assert_allclose(np.linalg.norm(c[:, c_m.shape[1]:], axis=1), 3.0, atol=0.02)
+    src = vctk_voices["p225"][0]
+    feats = analyze(np.asarray(src, dtype=np.float64), 16000, world)
+    q = FrameSelectTransformer(p, world, pool).source_content(feats, src)
+    assert q.shape == (len(feats.f0), c.shape[1])
+    with pytest.raises(ValueError, match="other features"):
+        FrameSelectTransformer(build_frame_select(content="both", whisper_weight=2.0), world, pool)
+    with pytest.raises(ValueError, match="whisper_weight"):
+        build_frame_select(content="both", whisper_weight=0)

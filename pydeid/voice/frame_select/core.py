@@ -14,7 +14,7 @@ from .match import select
 from .pool import VERSION, FramePool
 from .whisper_content import whisper_content
 
-CONTENTS = ("mcep", "whisper")   # what frames are matched on (package docstring)
+CONTENTS = ("mcep", "whisper", "both")   # what frames are matched on (package docstring)
 LEVELS = ("target", "source", "pauses")   # where each output frame's level (the coded envelope's c0) comes from
 
 DEFAULT_FRAME_PERIOD = 10.0   # ms: half the analysis cost of 5 ms, and twice the pool frames per second of memory
@@ -30,8 +30,10 @@ class FrameSelectParams:
     pool_voices: int = TS.POOL_VOICES  # pooled_pseudo: pool speakers of one pseudo-speaker
     max_utts: int = 20                 # utterances per pool speaker in the matching set
     f0_smooth_frames: int = 10         # log-F0 smoothed over n frames per voiced run (pydeid.voice.vtln.f0_contour)
-    content: str = "mcep"              # mcep: normalised mel-cepstra + deltas; whisper: Whisper encoder output
-    whisper_model: str = "tiny.en"     # content whisper: the encoder's model (pydeid.asr.whisper_models)
+    content: str = "mcep"              # mcep: normalised mel-cepstra + deltas; whisper: Whisper encoder output;
+                                       # both: the two side by side, the (unit) Whisper frames times whisper_weight
+    whisper_model: str = "tiny.en"     # content whisper / both: the encoder's model (pydeid.asr.whisper_models)
+    whisper_weight: float = 4.0        # content both: weight of the Whisper part (the mel-cepstral part has norm ~6)
     # source: each output frame keeps the source frame's overall level (c0 of the coded envelope; the spectral
     # shape is still the target frames' average): dev WER -21 points, but it hands the attacker the source's
     # loudness contour (dev EER 37.9 -> 24.7); pauses: only the source's unvoiced frames quieter than its median
@@ -58,6 +60,9 @@ def build_frame_select(**overrides) -> FrameSelectParams:
     TS.check(p.target_selection)
     if p.level not in LEVELS:
         raise ValueError(f"unknown level '{p.level}' (known: {', '.join(LEVELS)})")
+    w = p.whisper_weight
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 < float(w) <= 100.0:
+        raise ValueError(f"whisper_weight must be a number in (0, 100], got {w!r}")
     if p.content not in CONTENTS:
         raise ValueError(f"unknown content '{p.content}' (known: {', '.join(CONTENTS)})")
     from pydeid.asr.whisper_models import MODELS
@@ -82,7 +87,8 @@ def build_pool(target_data, speakers: list[str], params: FrameSelectParams, worl
         from tqdm import tqdm
         prog = lambda it: tqdm(it, desc="frame-select pool")   # noqa: E731
     return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog,
-                           content_kind=params.content, whisper_model=params.whisper_model)
+                           content_kind=params.content, whisper_model=params.whisper_model,
+                           whisper_weight=params.whisper_weight)
 
 
 def _level(out_c0: np.ndarray, src_c0: np.ndarray, voiced: np.ndarray, level: str) -> np.ndarray:
@@ -108,9 +114,10 @@ class FrameSelectTransformer:
                              f"now {VERSION}): rebuild it (rerun without --resume or delete it)")
         if m["n_mcep"] != params.n_mcep or m["frame_period"] != float(world.frame_period) \
                 or m["content"] != params.content \
-                or (params.content == "whisper" and m["whisper_model"] != params.whisper_model) \
-                or (params.content == "mcep" and (m["n_content"] != params.n_content
-                                                  or m["delta_weight"] != float(params.delta_weight))):
+                or (params.content != "mcep" and m["whisper_model"] != params.whisper_model) \
+                or (params.content == "both" and m.get("whisper_weight") != float(params.whisper_weight)) \
+                or (params.content != "whisper" and (m["n_content"] != params.n_content
+                                                     or m["delta_weight"] != float(params.delta_weight))):
             raise ValueError("the frame pool was built with other features or frame period than this plan")
 
     def _target(self, targets: list[str]):
@@ -133,11 +140,14 @@ class FrameSelectTransformer:
     def source_content(self, feats, wav=None) -> np.ndarray:
         """The content features of a source utterance (its WORLD analysis; its 16 kHz waveform for whisper)."""
         p = self.params
+        if p.content != "mcep" and wav is None:
+            raise ValueError(f"content {p.content} needs the source waveform")
+        wh = whisper_content(wav, len(feats.f0), self.world.frame_period, p.whisper_model) \
+            if p.content != "mcep" else None
         if p.content == "whisper":
-            if wav is None:
-                raise ValueError("content whisper needs the source waveform")
-            return whisper_content(wav, len(feats.f0), self.world.frame_period, p.whisper_model)
-        return content(code_frames(feats, p.n_mcep).mcep, p.n_content, p.delta_weight)
+            return wh
+        mc = content(code_frames(feats, p.n_mcep).mcep, p.n_content, p.delta_weight)
+        return mc if wh is None else np.hstack([mc, float(p.whisper_weight) * wh]).astype(np.float32)
 
     def convert_features(self, feats, targets: list[str], wav=None):
         """(f0, mcep, bap, idx): the output's F0, coded envelope and aperiodicity, and the (T, k) target frames

@@ -15,7 +15,7 @@ import numpy as np
 from ..common import log_f0_stats
 from .features import code_frames, content
 
-VERSION = 2   # 2: meta records the content feature (mcep | whisper) and its model
+VERSION = 2   # 2: meta records the content feature (mcep | whisper | both), its model and weight
 
 
 @dataclass
@@ -34,7 +34,8 @@ class FramePool:
 
     @classmethod
     def build(cls, utterances: dict[str, list], world, n_mcep: int, n_content: int, delta_weight: float,
-              progress=None, content_kind: str = "mcep", whisper_model: str = "tiny.en") -> "FramePool":
+              progress=None, content_kind: str = "mcep", whisper_model: str = "tiny.en",
+              whisper_weight: float = 1.0) -> "FramePool":
         """utterances: {speaker: [waveform (16 kHz), ...]} (iterables are read lazily)."""
         from ..world import analyze
         from .whisper_content import whisper_content
@@ -46,7 +47,7 @@ class FramePool:
                 fft_size = (f.sp.shape[1] - 1) * 2
                 fr.append(code_frames(f, n_mcep))
                 f0s.append(f.f0)
-                if content_kind == "whisper":   # computed once per pool utterance; float16 halves the pool
+                if content_kind in ("whisper", "both"):   # computed once per pool utterance; float16 halves the pool
                     wh.append(whisper_content(wav, len(f.f0), world.frame_period, whisper_model).astype(np.float16))
             if not fr:
                 raise ValueError(f"pool speaker '{spk}' has no utterance")
@@ -59,11 +60,15 @@ class FramePool:
             mu, sd = mcep[:, :n_content].mean(0), mcep[:, :n_content].std(0) + 1e-6
             cont = np.vstack(wh) if content_kind == "whisper" else \
                 np.vstack([content(x.mcep, n_content, delta_weight, (mu, sd)) for x in fr])
+            if content_kind == "both":   # mel-cepstra and the weighted Whisper frames side by side
+                cont = np.hstack([np.vstack([content(x.mcep, n_content, delta_weight, (mu, sd)) for x in fr]),
+                                  whisper_weight * np.vstack(wh).astype(np.float32)]).astype(np.float16)
             spk_frames[spk] = SpeakerFrames(mcep=mcep, bap=np.vstack([x.bap for x in fr]),
                                             voiced=np.concatenate([x.voiced for x in fr]), content=cont,
                                             log_f0=lf0)
         meta = {"version": VERSION, "content": content_kind,
-                "whisper_model": whisper_model if content_kind == "whisper" else None,
+                "whisper_model": whisper_model if content_kind != "mcep" else None,
+                "whisper_weight": float(whisper_weight) if content_kind == "both" else None,
                 "n_mcep": n_mcep, "n_content": n_content, "delta_weight": float(delta_weight), "sr": 16000,
                 "fft_size": int(fft_size or 1024), "frame_period": float(world.frame_period)}
         return cls(spk_frames, meta)
