@@ -1,13 +1,13 @@
 """Frame selection ("knn"): a CPU voice conversion whose output frames come from target speakers only.
 
-Each source frame is replaced by the average of the k frames of the target's matching set (up to max_utts
-utterances of one or several pool speakers) that are nearest in CONTENT (`content`): `mcep`, WORLD mel-cepstra
-normalised over each speaker's own frames (the source utterance's, the pool speaker's), with deltas; `whisper`, the
-Whisper encoder's output frames (cosine; whisper_content); or `both` side by side (the config's setting); voiced
-frames are matched among voiced target frames, unvoiced among unvoiced. The output envelope and aperiodicity are
-averages of target frames (none of the source's spectral detail is kept); the F0 is the source's contour mapped to the target's log-F0 mean and
-std and smoothed (pydeid.voice.vtln.f0_contour); timing and voicing follow the source. This is kNN-VC (Baas et al.
-2023) with Whisper's or CPU features instead of WavLM's and WORLD instead of a neural vocoder.
+Each source frame is replaced by the average of the k frames of the target's matching set (up to max_utts utterances
+of one or several pool speakers) that are nearest in CONTENT (`content`): `mcep`, WORLD mel-cepstra normalised over
+each speaker's own frames (the source utterance's, the pool speaker's), with deltas; `whisper`, the Whisper
+encoder's output frames (cosine; whisper_content); or `both` side by side (the config's setting); voiced frames are
+matched among voiced target frames, unvoiced among unvoiced. The output envelope and aperiodicity are averages of
+target frames (none of the source's spectral detail is kept); the F0 is the source's contour mapped to the target's
+log-F0 mean and std and smoothed (pydeid.voice.vtln.f0_contour); timing and voicing follow the source. This is
+kNN-VC (Baas et al. 2023) with Whisper's or CPU features instead of WavLM's and WORLD instead of a neural vocoder.
 
 Modules: features (coding, mel-cepstral content), whisper_content (the Whisper encoder feature), pool (the
 matching set, FramePool), match (the kNN), core (params, transformer). Targets are chosen by

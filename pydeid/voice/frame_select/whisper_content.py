@@ -5,19 +5,23 @@ WHO speaks it. On CPU, with no new weights, the closest thing installed is the W
 models of pydeid.asr.whisper_models): its output frames are trained to carry the words for the decoder. CTranslate2
 gives the final encoder layer only (no intermediate layers), so that is what is matched on.
 
-Frames: Whisper's log-mel at 10 ms, the encoder halves it to 20 ms (50 Hz); only the frames covering the real
-audio are kept (longer audio: consecutive 30 s windows). The window is the audio padded to the next multiple of
-10 s, not Whisper's fixed 30 s: CTranslate2 takes shorter inputs, a 4 s utterance then costs 0.06 CPU-s instead of
-0.43, and its frames keep a cosine of 0.98 (5th percentile 0.97) to the 30 s window's (measured on a VCTK
-utterance); pool and source frames are computed the same way, which is what the matching needs.
+Frames: Whisper's log-mel at 10 ms, the encoder halves it to 20 ms (50 Hz); only the frames covering the real audio
+are kept (longer audio: consecutive 30 s windows). The window is the audio padded to the next multiple of 10 s, not
+Whisper's fixed 30 s: CTranslate2 takes shorter inputs, a 4 s utterance then costs 0.06 CPU-s instead of 0.43, and
+its frames keep a cosine of 0.98 (5th percentile 0.97) to the 30 s window's (measured on a VCTK utterance); pool and
+source frames are computed the same way, which is what the matching needs.
 
 Position: the final layer carries Whisper's absolute position strongly (the mean output per position over a
-speaker's 20 utterances has norm 0.7-0.9 of unit frames): matched on raw, a source frame takes the target frames
-at the same time offset (correlation 0.99 on speechocean762) and the conversion is unintelligible (dev WER 122 %).
-The encoder's output for SILENCE of the same window is subtracted at each position: it removes that positional
-component (and the silence content), and same-sentence retrieval across speakers no longer depends on where the
-sentence starts (tests/voice/test_frame_select_whisper.py). The frames are then linearly interpolated onto WORLD's frame times (t * frame_period) and L2-normalised, so the squared distance of
-pydeid's kNN is the cosine distance kNN-VC uses.
+speaker's 20 utterances has norm 0.7-0.9 of unit frames): matched on raw, a source frame takes the target frames at
+the same time offset (correlation 0.99 on speechocean762) and the conversion is unintelligible (dev WER 122 %). The
+encoder's output for SILENCE of the same window is subtracted at each position: it removes that positional component
+(and the silence content), and same-sentence retrieval across speakers no longer depends on where the sentence
+starts (tests/voice/test_frame_select_whisper.py). The frames are then linearly interpolated onto WORLD's frame
+times (t * frame_period) and L2-normalised, so the squared distance of pydeid's kNN is the cosine distance kNN-VC
+uses.
+
+Measured (bench/results/voice_frame_select.md): alone it finds the right sentence, not the right 10 ms (the last
+layer is contextual) and matches worse than the mel-cepstra; beside them (`content: both`) it lowers the WER.
 """
 
 from __future__ import annotations
