@@ -10,6 +10,8 @@ linkability and the attacker's training accuracy.
         --name N --out results.json
   python bench/voice_frame_select.py table results.json [--ref NAME]
   python bench/voice_frame_select.py ignorant --enroll E.npz --trials F --utt2spk FILE T1.npz [T2.npz ...]
+  python bench/voice_frame_select.py relwer <utt2spk> <decode-dir original> <decode-dir converted>
+        relative WER change with a paired speaker bootstrap (steps/decode_whisper.sh's per_utt)
 """
 
 from __future__ import annotations
@@ -234,6 +236,37 @@ def ignorant(a) -> None:
         print(line)
 
 
+def _per_utt_errors(d):
+    """utt -> (errors, reference words) from a decode dir's per_utt (#csid lines)."""
+    out = {}
+    for ln in open(Path(d) / "per_utt"):
+        p = ln.split()
+        if len(p) >= 6 and p[1] == "#csid":
+            c, s, i, dl = map(int, p[2:6])
+            out[p[0]] = (s + i + dl, c + s + dl)
+    return out
+
+
+def relwer(utt2spk, orig, conv, n_boot=1000, seed=0) -> None:
+    """Relative WER change (converted / original - 1) and the paired difference in points, speaker bootstrap."""
+    u2s = dict(ln.split() for ln in open(utt2spk) if ln.strip())
+    a, b = _per_utt_errors(orig), _per_utt_errors(conv)
+    utts = sorted(set(a) & set(b))
+    spk = sorted({u2s[u] for u in utts})
+    by = {s: [u for u in utts if u2s[u] == s] for s in spk}
+
+    def stat(ss):
+        us = [u for s in ss for u in by[s]]
+        ea, eb, n = sum(a[u][0] for u in us), sum(b[u][0] for u in us), sum(a[u][1] for u in us)
+        return 100 * (eb / ea - 1), 100 * (eb - ea) / n
+    r = np.random.default_rng(seed)
+    bs = np.array([stat(list(r.choice(spk, len(spk)))) for _ in range(n_boot)])
+    p = stat(spk)
+    lo, hi = np.percentile(bs, [2.5, 97.5], axis=0)
+    print(f"{len(utts)} utterances, {len(spk)} speakers: relative {p[0]:+.0f} % [{lo[0]:+.0f}, {hi[0]:+.0f}], "
+          f"paired {p[1]:+.1f} points [{lo[1]:+.1f}, {hi[1]:+.1f}]")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -248,6 +281,9 @@ def main(argv=None):
     for k in ("enroll", "trials", "utt2spk"):
         g.add_argument(f"--{k}", required=True)
     g.add_argument("trial_sets", nargs="+")
+    w = sub.add_parser("relwer")
+    for k in ("utt2spk", "orig", "conv"):
+        w.add_argument(k)
     a = p.parse_args(argv)
     if a.cmd == "split":
         split(a.train, a.work)
@@ -257,6 +293,8 @@ def main(argv=None):
         score(a)
     elif a.cmd == "ignorant":
         ignorant(a)
+    elif a.cmd == "relwer":
+        relwer(a.utt2spk, a.orig, a.conv)
     else:
         table(a)
 

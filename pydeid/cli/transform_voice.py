@@ -214,7 +214,8 @@ def run(args):
         world = WorldConfig(**world_conf)
     except (TypeError, ValueError) as e:
         raise FormatError(args.config or "--f0-method/--frame-period/--fft-size", None, f"world: {e}") from None
-    k = int(conf.pop("k", 8))
+    # k: VTLN's pool option; frame selection's k is a method parameter (popped here it was silently ignored)
+    k = int(conf.pop("k", 8)) if method.frame_pool is None else int(conf.get("k", 4))
     target_gender = args.target_gender or conf.pop("target_gender", None) or "same"
     conf.pop("target_gender", None)
     selection = _target_selection(args, method, conf)

@@ -1,6 +1,8 @@
 """The target pool of frame selection: every frame of up to max_utts utterances of each pool speaker (coded
-envelope, coded aperiodicity, voicing, content features normalised over that speaker) and the speaker's log-F0
-statistics. Saved as one npz (no pickles) next to the secret plan; the published corpus never holds it."""
+envelope, coded aperiodicity, voicing, content features: mel-cepstra normalised over that speaker, or Whisper
+encoder frames stored as float16) and the speaker's log-F0 statistics. Saved as one npz (no pickles) next to the
+secret plan; the published corpus never holds it. meta["version"] is bumped whenever what `content` holds changes,
+so a pool of an older version is refused rather than matched against features of another kind."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import numpy as np
 
 from ..common import log_f0_stats
 from .features import code_frames, content
+
+VERSION = 2   # 2: meta records the content feature (mcep | whisper | both), its model and weight
 
 
 @dataclass
@@ -30,17 +34,21 @@ class FramePool:
 
     @classmethod
     def build(cls, utterances: dict[str, list], world, n_mcep: int, n_content: int, delta_weight: float,
-              progress=None) -> "FramePool":
+              progress=None, content_kind: str = "mcep", whisper_model: str = "tiny.en",
+              whisper_weight: float = 1.0) -> "FramePool":
         """utterances: {speaker: [waveform (16 kHz), ...]} (iterables are read lazily)."""
         from ..world import analyze
+        from .whisper_content import whisper_content
         spk_frames, fft_size = {}, None
         for spk, wavs in (progress or (lambda x: x))(list(utterances.items())):
-            fr, f0s = [], []
+            fr, f0s, wh = [], [], []
             for wav in wavs:
                 f = analyze(wav, 16000, world)
                 fft_size = (f.sp.shape[1] - 1) * 2
                 fr.append(code_frames(f, n_mcep))
                 f0s.append(f.f0)
+                if content_kind in ("whisper", "both"):   # computed once per pool utterance; float16 halves the pool
+                    wh.append(whisper_content(wav, len(f.f0), world.frame_period, whisper_model).astype(np.float16))
             if not fr:
                 raise ValueError(f"pool speaker '{spk}' has no utterance")
             mcep = np.vstack([x.mcep for x in fr])
@@ -50,11 +58,18 @@ class FramePool:
                 raise ValueError(f"pool speaker '{spk}': {e}") from None
             # content normalised over the speaker's frames, deltas within each utterance
             mu, sd = mcep[:, :n_content].mean(0), mcep[:, :n_content].std(0) + 1e-6
-            cont = np.vstack([content(x.mcep, n_content, delta_weight, (mu, sd)) for x in fr])
+            cont = np.vstack(wh) if content_kind == "whisper" else \
+                np.vstack([content(x.mcep, n_content, delta_weight, (mu, sd)) for x in fr])
+            if content_kind == "both":   # mel-cepstra and the weighted Whisper frames side by side
+                cont = np.hstack([np.vstack([content(x.mcep, n_content, delta_weight, (mu, sd)) for x in fr]),
+                                  whisper_weight * np.vstack(wh).astype(np.float32)]).astype(np.float16)
             spk_frames[spk] = SpeakerFrames(mcep=mcep, bap=np.vstack([x.bap for x in fr]),
                                             voiced=np.concatenate([x.voiced for x in fr]), content=cont,
                                             log_f0=lf0)
-        meta = {"n_mcep": n_mcep, "n_content": n_content, "delta_weight": float(delta_weight), "sr": 16000,
+        meta = {"version": VERSION, "content": content_kind,
+                "whisper_model": whisper_model if content_kind != "mcep" else None,
+                "whisper_weight": float(whisper_weight) if content_kind == "both" else None,
+                "n_mcep": n_mcep, "n_content": n_content, "delta_weight": float(delta_weight), "sr": 16000,
                 "fft_size": int(fft_size or 1024), "frame_period": float(world.frame_period)}
         return cls(spk_frames, meta)
 
@@ -93,4 +108,4 @@ class FramePool:
         return cls(spk, meta)
 
 
-__all__ = ["FramePool", "SpeakerFrames"]
+__all__ = ["VERSION", "FramePool", "SpeakerFrames"]
