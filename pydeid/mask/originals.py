@@ -91,11 +91,11 @@ def _closed_text_words() -> frozenset:
 
 @lru_cache(maxsize=1)
 def _text_structure_words() -> frozenset:
-    """The text side's structure words (lexicon.NON_IDENTIFYING, date structure, relative modifiers): like
+    """The text side's structure words (lexicon.NON_IDENTIFYING, date structure, relative modifiers and glue): like
     _STRUCTURE they carry no value of their own ("the day AFTER tomorrow")."""
     from pydeid.text import lexicon as L
     from pydeid.text.generate import DATE_STRUCTURE
-    return frozenset(L.NON_IDENTIFYING | DATE_STRUCTURE | set(L.RELATIVE_MODIFIERS))
+    return frozenset(L.NON_IDENTIFYING | DATE_STRUCTURE | set(L.RELATIVE_MODIFIERS) | L.RELATIVE_GLUE)
 
 
 def _is_symbol(w: str) -> bool:

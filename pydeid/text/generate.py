@@ -57,7 +57,7 @@ def closed_words() -> frozenset:
     out = set(L.NON_IDENTIFYING) | set(L.DIGIT_WORDS) | set(L.TEEN_WORDS) | set(L.TENS_WORDS) | \
         set(L.REPEAT_WORDS) | set(L.SCALE_WORDS) | set(L.ORDINAL_WORDS) | set(L.MONTHS) | set(L.WEEKDAYS) | \
         set(L.RELATIVE_DAYS) | set(L.AMPM) | set(L.TLDS) | set(L.CLOCK_WORDS) | set(L.DAYPARTS) | ADDRESS_GLUE
-    out |= DATE_STRUCTURE | set(L.DATE_UNITS) | set(L.RELATIVE_MODIFIERS)
+    out |= DATE_STRUCTURE | set(L.DATE_UNITS) | set(L.RELATIVE_MODIFIERS) | L.RELATIVE_GLUE
     from .categories.surrogates import LEXICON_POOLS
     for typ in ("MARITAL", "SEXUAL"):          # lexicons of about ten values
         out |= {w for phrase in LEXICON_POOLS[typ] for w in phrase.split()}

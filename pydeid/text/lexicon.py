@@ -22,6 +22,13 @@ WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 RELATIVE_DAYS = {"today", "tomorrow", "yesterday", "tonight"}
 DATE_UNITS = {"week", "month", "year", "weekend", "morning", "afternoon", "evening"}
 RELATIVE_MODIFIERS = {"next", "last", "this", "coming"}
+# the words around the unit of a relative date or duration ("the ENTIRE week", "a week FROM now"): kept by its
+# surrogate, they name nothing (strategies.shapes.is_relative; generate.closed_words)
+RELATIVE_GLUE = frozenset({
+    "from", "now", "ago", "later", "same", "rest", "whole", "entire", "half", "every", "each", "other", "within",
+    "over", "during", "upcoming", "following", "previous", "past", "current", "after", "before", "in", "for", "of",
+    "the", "that", "this", "a", "an", "and", "couple", "few", "several", "next", "last", "coming", "early", "late",
+    "end", "beginning", "middle", "start", "until", "till"})
 DAYPARTS = {"morning", "afternoon", "evening", "night"}
 CLOCK_WORDS = {"noon", "midnight", "midday"}
 AMPM = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, TEEN_WORDS, TENS_WORDS, WEEKDAYS
+from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, RELATIVE_GLUE, TEEN_WORDS, TENS_WORDS, WEEKDAYS
 from ..wordforms import match_case
 from .codes import other_digit, redraw_code
 
@@ -342,11 +342,7 @@ _OTHER_DAYS = {"today": ("tomorrow", "tonight"), "tomorrow": ("today", "tonight"
                "yesterday": ("today",)}
 
 
-_RELATIVE_GLUE = {"from", "now", "ago", "later", "same", "rest", "whole", "entire", "half", "every", "each", "other",
-                  "within", "over", "during", "upcoming", "following", "previous", "past", "current", "after",
-                  "before", "in", "for", "of", "the", "that", "this", "a", "an", "and", "couple", "few", "several",
-                  "next", "last", "coming", "early", "late", "end", "beginning", "middle", "start", "until", "till",
-                  "'s", "\u2019s", "'"}
+_RELATIVE_GLUE = RELATIVE_GLUE | {"'s", "\u2019s", "'"}
 
 
 def is_relative(toks: Sequence[str]) -> bool:
