@@ -533,8 +533,10 @@ if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
       v=$(vname "${vc%%:*}" "${vc#*:}"); wcs+=("$v:test_wer_$v")
       [ -d "data/test_wer_${v}_masked" ] && wcs+=("$v+masked:test_wer_${v}_masked")
     done
-    for m in silence spoken; do   # the neutral corpus of stage 4b: its utterances of the utility subset
-      full=data/test_neutral_$m; sub=data/test_neutral_${m}_wer
+    # the neutral corpus of stage 4b, its utterances of the utility subset: measured on the working dirs (the same
+    # audio and text as data/test_neutral_{silence,spoken}, under the original ids that data/test_wer shares)
+    for m in silence:exp/neutral/silence/masked spoken:exp/neutral/spoken/filled; do
+      full=${m#*:}; m=${m%%:*}; sub=data/test_neutral_${m}_wer
       done_ok $full || continue
       if ! done_ok $sub || [ $sub/text -ot $full/text ]; then
         awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' data/test_wer/utt2spk $full/utt2spk >data/.wer_utts
