@@ -401,6 +401,26 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     return out
 
 
+def ranking_utility(rep: dict, vs: list[str], lm0: str) -> tuple[dict, dict, str]:
+    """The ranking's utility column: v ("" = original) -> WER % and its cell, and the meter's label. The primary
+    meter (Whisper, stage 5's exp/utility/whisper.json) when it decoded the original, else pocketsphinx's first LM."""
+    wrows = {r["condition"]: r for r in (rep.get("whisper") or {}).get("rows", [])}
+    wer_pct, wer_ci = {}, {}
+    if wrows.get("original", {}).get("whisper_wer") is not None:
+        for v in [""] + vs:
+            r = wrows.get(v or "original")
+            ci = None if r is None else r.get("whisper_ci95")
+            wer_pct[v] = None if r is None else r.get("whisper_wer")
+            wer_ci[v] = "n/a" if wer_pct[v] is None else f"{wer_pct[v]:.1f}" + (
+                f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
+        return wer_pct, wer_ci, f"Whisper {rep['whisper']['model']}"
+    for v in [""] + vs:
+        w = rep["wer"].get(f"{lm0}:test_wer" + (f"_{v}" if v else ""))
+        wer_pct[v] = None if w is None else w.get("wer_pct")
+        wer_ci[v] = _fmt_rate(w, "wer_pct")
+    return wer_pct, wer_ci, LM_LABEL[lm0]
+
+
 def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
                  backends=("plda", "cosine"), attack_tag: str = "", vctk_data=None, same_draws=False,
                  partial=False, espnet: tuple[str, str] | None = None, attackers=("xvector", "ecapa"),
@@ -417,21 +437,7 @@ def write_report(results_md, data, exp, voice_configs, lms, n_boot=1000, seed=0,
             update_results_section(results_md, key, body, title=title)
     first = reps[backends[0]]
     lm0 = lms[0]
-    wer_pct, wer_ci = {}, {}
-    wrows = {r["condition"]: r for r in (first.get("whisper") or {}).get("rows", [])}
-    for v in [""] + [vname(vc) for vc in voice_configs]:
-        w = first["wer"].get(f"{lm0}:test_wer" + (f"_{v}" if v else ""))
-        wer_pct[v] = None if w is None else w.get("wer_pct")
-        wer_ci[v] = _fmt_rate(w, "wer_pct")
-    wer_label = LM_LABEL[lm0]
-    if wrows.get("original", {}).get("whisper_wer") is not None:   # the primary meter ranks utility when decoded
-        wer_label = f"Whisper {first['whisper']['model']}"
-        for v in wer_pct:
-            r = wrows.get(v or "original")
-            ci = None if r is None else r.get("whisper_ci95")
-            wer_pct[v] = None if r is None else r.get("whisper_wer")
-            wer_ci[v] = "n/a" if wer_pct[v] is None else f"{wer_pct[v]:.1f}" + (
-                f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
+    wer_pct, wer_ci, wer_label = ranking_utility(first, [vname(vc) for vc in voice_configs], lm0)
     st6 = next((r for r in first.get("stage_times") or [] if r["stage"] == "6"), None)
     for key, (title, body) in attack_sections(Path(exp), [vname(vc) for vc in voice_configs], list(attackers),
                                               list(front_ends), wer_pct, wer_ci, wer_label, first["counts"],

@@ -38,3 +38,11 @@ def test_whisper_column_first_when_stage_5_wrote_it():
 def test_table_unchanged_without_whisper():
     head, rows, _ = _main_rows(_rep(False))
     assert "Whisper" not in head and rows["McAdams"][1] == "80.0 [70.0, 90.0]"
+
+
+def test_ranking_utility_is_the_primary_meter_when_decoded():
+    from pydeid.report.speechocean_report import ranking_utility
+    pct, ci, label = ranking_utility(_rep(True), ["mcadams"], "general")
+    assert label == "Whisper tiny.en" and pct == {"": 25.7, "mcadams": 31.0} and ci["mcadams"] == "31.0 [22.0, 40.5]"
+    pct, ci, label = ranking_utility(_rep(False), ["mcadams"], "general")
+    assert "Whisper" not in label and pct == {"": 80.0, "mcadams": 80.0}
