@@ -102,6 +102,13 @@ def voice_methods() -> list[str]:
     return registry.names()
 
 
+def _checked_audio(wav, sr) -> tuple:
+    """(mono float32 waveform, sample rate) or one clear error: the check every transformer of the API applies."""
+    from pydeid.io.audio_checks import as_mono_float, check_sample_rate
+    sr = check_sample_rate(sr)
+    return as_mono_float(wav), sr
+
+
 class _PerUtterance:
     """A method's transformer that draws its parameters per utterance from its own seeded generator."""
 
@@ -119,9 +126,7 @@ class _PerUtterance:
     def transform(self, wav, sr: int = 16000):
         """`wav` (mono float, or the documented mix-down / integer scaling of pydeid.io.audio_checks) at `sr`
         -> the converted mono float32 waveform, same length."""
-        from pydeid.io.audio_checks import as_mono_float, check_sample_rate
-        sr = check_sample_rate(sr)
-        x = as_mono_float(wav)
+        x, sr = _checked_audio(wav, sr)
         return self._tr.transform(x, sr, draw=self.method.draw(self.params, self._rng))
 
 
@@ -208,8 +213,7 @@ def _checked_vtln_transformer():
             return super().fit(wavs, sr=sr, seed=seed)
 
         def transform(self, wav, target, sr: int = 16000, *args, **kwargs):
-            sr = check_sample_rate(sr)
-            x = as_mono_float(wav)
+            x, sr = _checked_audio(wav, sr)
             ids = [target] if isinstance(target, str) else list(target) if isinstance(target, (list, tuple)) else None
             if ids is None or not ids or any(t not in self.targets.models for t in ids):
                 known = ", ".join(sorted(self.targets.models)[:10])
@@ -223,12 +227,11 @@ def _checked_per_utterance_transformer(name: str):
     """pydeid.VoiceMaskTransformer / McAdamsTransformer: pydeid.voice's, with the waveform and sample rate checked
     like pydeid.voice_transformer's (the classes themselves trust their caller: the CLI reads audio already checked)."""
     import pydeid.voice
-    from pydeid.io.audio_checks import as_mono_float, check_sample_rate
     base = getattr(pydeid.voice, name)
 
     def transform(self, wav, sr: int = 16000, draw: dict | None = None, **kwargs):
-        sr = check_sample_rate(sr)
-        return base.transform(self, as_mono_float(wav), sr, draw, **kwargs)
+        x, sr = _checked_audio(wav, sr)
+        return base.transform(self, x, sr, draw, **kwargs)
 
     return type(name, (base,), {"__doc__": base.__doc__ + " Waveforms as pydeid.voice_transformer (stereo mixed "
                                 "down, integer PCM scaled, NaN/inf/empty refused).",
