@@ -282,6 +282,14 @@ def _stage_note(stage_times: list[dict], stage: str) -> str:
             f"{r['invocations']} invocation{'s' if r['invocations'] != 1 else ''} (exp/stage_times.tsv).")
 
 
+def _whisper_cell(row: dict | None) -> str | None:
+    """'WER [lo, hi]' of a row of exp/utility/whisper.json (None: not decoded)."""
+    if row is None or row.get("whisper_wer") is None:
+        return None
+    ci = row.get("whisper_ci95")
+    return f"{row['whisper_wer']:.1f}" + (f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
+
+
 def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tuple[str, str]]:
     """Sections of RESULTS.md: key -> (title, markdown)."""
     vs = [vname(vc) for vc in voice_configs]
@@ -294,11 +302,7 @@ def render(rep: dict, voice_configs: list[str], lms: list[str]) -> dict[str, tup
     wt = {r["condition"]: r for r in (rep.get("whisper") or {}).get("rows", [])}
 
     def wcell(cond: str) -> str:   # the Whisper meter's WER [95 % CI] of a condition, "not run" without it
-        r = wt.get(cond)
-        if r is None or r.get("whisper_wer") is None:
-            return "not run"
-        ci = r.get("whisper_ci95")
-        return f"{r['whisper_wer']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{r['whisper_wer']:.1f}"
+        return _whisper_cell(wt.get(cond)) or "not run"
     whdr = [f"WER conv. (Whisper {rep['whisper']['model']})"] if wt else []
     hdr = ["method"] + whdr + [f"WER conv. ({LM_LABEL[lm0]})"] + ([f"WER conv. ({LM_LABEL[lm1]})"] if lm1 else []) + \
           [f"WER conv.+masked ({LM_LABEL[lmm]})"] + [f"EER {sc}" for sc in SCENARIOS] + \
@@ -409,10 +413,8 @@ def ranking_utility(rep: dict, vs: list[str], lm0: str) -> tuple[dict, dict, str
     if wrows.get("original", {}).get("whisper_wer") is not None:
         for v in [""] + vs:
             r = wrows.get(v or "original")
-            ci = None if r is None else r.get("whisper_ci95")
             wer_pct[v] = None if r is None else r.get("whisper_wer")
-            wer_ci[v] = "n/a" if wer_pct[v] is None else f"{wer_pct[v]:.1f}" + (
-                f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
+            wer_ci[v] = _whisper_cell(r) or "n/a"
         return wer_pct, wer_ci, f"Whisper {rep['whisper']['model']}"
     for v in [""] + vs:
         w = rep["wer"].get(f"{lm0}:test_wer" + (f"_{v}" if v else ""))
