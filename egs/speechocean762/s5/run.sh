@@ -20,7 +20,7 @@
 #   <method>_<variant>_shifted<sv>.yaml), vtln<N>[_<variant>]: the method applied on top of those VTLN
 #   conversions (vtln:<N>[_<variant>] must be listed too), or <variant>+vtln<N>[_<variant>]: both
 #   --lms: the pocketsphinx LMs of stage 5, the first the primary meter, the last also decodes the masked sets
-#   (default from --general-lm/--corpus-lm: "general train")
+#   (default from --general-lm/--corpus-lm: "train"; with --general-lm true: "general train")
 #
 #   0  data prep: data/train, data/test (genders, durations), data/test_{enroll,trial} (--num-enroll and
 #      --trial-per-spk utterances per test speaker, same-gender non-targets), data/test_wer (the fixed utility
@@ -121,7 +121,8 @@ vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the pub
 shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
 whisper=true              # stage 5: the Whisper meter (the primary utility figure; pocketsphinx the second column)
 whisper_model=tiny.en     # tiny.en | base (bench/results/whisper_meter.md: how the default was chosen)
-general_lm=true           # the wheel's general LM is pocketsphinx's primary LM (false: the corpus LM is)
+general_lm=false          # the wheel's general LM is pocketsphinx's LM (false: the corpus LM is: pocketsphinx is
+                          # the second column beside Whisper, and the general LM costs 5x its CPU, ~15 CPU-min)
 per=true                  # stage 5 also decodes phones (phone loop) and writes the PER table exp/utility/per.tsv
 corpus_lm=true            # also decode original and converted speech with the 3-gram of the training transcripts
 vctk_table=false          # the pocketsphinx table of the VCTK sample (original and converted, general LM; +13
@@ -143,7 +144,7 @@ text_strategy="default=surrogate"   # values from outside the corpus, consistent
 pseudonym_source=faker    # stage 2: transform-text --pseudonym-source (corpus: names of the corpus itself, never for a corpus to share)
 detect_opts="--uncased-input true"   # stage 2: steps/tag_entities.sh options (default detectors; upper-case text)
 neutral_corpus=true       # stage 4b: the neutral utility subset in both modes (silence, spoken pseudonyms)
-neutral_lm=general        # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)
+neutral_lm=train          # stage 4b: the pocketsphinx LM of its WER (general | train: the stage-5 corpus LM)
 neutral_reference=true    # stage 4b: also decode the converted voices (nothing hidden) of the same utterances
 mask_tags=all   # every type the detectors can emit (a narrower list leaves the others in)
 transcripts=reference     # stage 4b: reference (transcript + forced alignment) | asr: also the neutral set made from
