@@ -114,6 +114,9 @@ else
   enroll_xv=$model/xvectors_$(basename "$enroll")
 fi
 trial_xv=$dir/xvectors_trial
+# a shared attacker embeds a transformed trial set once for every scenario that scores it (ignorant and
+# lazy-informed share the trials); the embedding dirs are locked while written (attacks run side by side)
+[ "$model" = "$dir/xvector_nnet" ] || trial_xv=$model/xvectors_$(basename "$trial")
 orig_sets=()
 if [ -n "$orig_trial" ]; then   # G_VD: the original trial audio through the same attacker
   if [ "$model" = "$dir/xvector_nnet" ]; then orig_xv=$dir/xvectors_orig_trial   # its own model
@@ -144,6 +147,14 @@ else
     extract-xvectors --job 1 --num-threads "${num_threads:-1}" "$model" "${sets[@]}" ::: \
     extract-xvectors --finalize 1 "$model" "${sets[@]}" ::: "${score[@]}" || {
     utils/job_failed.sh "$0: embedding or scoring failed" "$dir/log/score.log"; exit 1; }
+fi
+if [ "$model" = "$dir/xvector_nnet" ]; then
+  # the model trained here is reused by other attacks (--model: a variant enrolled on other data): they find its
+  # embeddings of the same sets where a shared model keeps them, <model>/xvectors_<data name>
+  for pair in "$train:xvectors_train" "$trial:xvectors_trial" ${orig_trial:+"$orig_trial:xvectors_orig_trial"}; do
+    link=$model/xvectors_$(basename "${pair%:*}")
+    [ -e "$link" ] || [ -L "$link" ] || ln -s "../${pair##*:}" "$link"
+  done
 fi
 grep -E "^$dir/scores .* pooled:" "$dir/log/score.log" || true
 echo "$0: done: $dir/scores/metrics.json (tables: pydeid attack-table --results RESULTS.md <score-dirs>)"

@@ -8,6 +8,7 @@ Writes are all-or-nothing: the ark is written under a temporary name, then renam
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,21 @@ def _model_stamp(model_dir) -> str:
     from .config import CKPT
     st = (Path(model_dir) / CKPT).stat()
     return f"{Path(model_dir).resolve()}:{st.st_size}:{int(st.st_mtime)}"
+
+
+@contextmanager
+def xvector_dir_lock(xvec_dir):
+    """Hold an exclusive lock on an embedding dir (its .lock file) while it is checked, written or merged: the
+    recipes run attacks side by side that share an attacker's cached embeddings of the same set."""
+    import fcntl
+    xvec_dir = Path(xvec_dir)
+    xvec_dir.mkdir(parents=True, exist_ok=True)
+    with open(xvec_dir / ".lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def extraction_done(model_dir, data, scp: Path) -> tuple[bool, Path, str]:

@@ -27,10 +27,12 @@ def run(args):
         raise FormatError(None, None, f"expected <data> <xvector-dir> pairs after the model dir, got {len(items)} "
                                       "paths")
     pairs = [(items[i], Path(items[i + 1])) for i in range(0, len(items), 2)]
+    from pydeid.attack.embeddings import xvector_dir_lock
     if args.finalize is not None:
         from pydeid.attack.embeddings import finalize_xvector_dir
         for data, out in pairs:
-            info = finalize_xvector_dir(data, out, nj=args.finalize or None)
+            with xvector_dir_lock(out):
+                info = finalize_xvector_dir(data, out, nj=args.finalize or None)
             print(f"{out}: {info['utterances']} utterance and {info['speakers']} speaker embeddings, "
                   f"dim {info['dim']}")
         return 0
@@ -39,22 +41,21 @@ def run(args):
     for data, _ in pairs:  # every file opens, holds one 25 ms analysis window, agrees with utt2dur: before any write
         check_data_audio(data, min_seconds=0.025)
     name = "xvector" if args.job is None else f"xvector.{args.job}"
-    todo = []
+    torch = None
     for data, out in pairs:
-        # checked before importing torch: a resumed run skips finished jobs in a fraction of a second
-        if extraction_done(args.model_dir, DataDir.read(data), out / f"{name}.scp")[0]:
-            print(f"{out / (name + '.scp')}: already complete for this data and model, skipped")
-        else:
-            todo.append((data, out))
-    if not todo:
-        return 0
-    import torch
-
-    from pydeid.attack.extract import extract_data_dir
-    torch.set_num_threads(args.num_threads)
-    for data, out in todo:
-        info = extract_data_dir(args.model_dir, data, out / f"{name}.ark", out / f"{name}.scp")
-        if not info.get("skipped"):
-            atomic_write_text(out / "log" / f"{name}.speed.json", json.dumps(info) + "\n")
-        print(f"{out / (name + '.scp')}: {info}")
+        # a cache dir shared by attacks running side by side (an attacker's embeddings of a set): one process
+        # embeds, the others wait and find it done; checked before importing torch, so a resumed run skips
+        # finished jobs in a fraction of a second
+        with xvector_dir_lock(out):
+            if extraction_done(args.model_dir, DataDir.read(data), out / f"{name}.scp")[0]:
+                print(f"{out / (name + '.scp')}: already complete for this data and model, skipped")
+                continue
+            if torch is None:
+                import torch
+                torch.set_num_threads(args.num_threads)
+            from pydeid.attack.extract import extract_data_dir
+            info = extract_data_dir(args.model_dir, data, out / f"{name}.ark", out / f"{name}.scp")
+            if not info.get("skipped"):
+                atomic_write_text(out / "log" / f"{name}.speed.json", json.dumps(info) + "\n")
+            print(f"{out / (name + '.scp')}: {info}")
     return 0
