@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from pydeid.text.fold import fold
 
 LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "en_IE", "da_DK"]
 # it_IT's city() draws from a set (order depends on PYTHONHASHSEED): names only from it_IT
@@ -39,12 +40,6 @@ Construction Energy Solutions Technologies Trading Design Networks""".split()
 ORG_WORDS = """Northwind Blue River Summit Alpine Silver Oak Pioneer Atlas Horizon Granite Cedar Falcon Orion
 Meridian Harbor Crystal Evergreen Redwood Beacon Sterling Vertex Nova Polar Delta Zenith Aurora Cobalt Phoenix
 Sunrise Lakeside Golden Eagle Westfield Eastgate Bridgewater Kingsley Lighthouse""".split()
-
-
-def fold(s: str) -> str:
-    s = s.replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("Æ", "Ae").replace("Ø", "O")
-    s = unicodedata.normalize("NFKD", s)
-    return "".join(c for c in s if not unicodedata.combining(c))
 
 
 def _words(value: str, max_words: int = 2) -> list[str] | None:

@@ -16,6 +16,8 @@ import re
 
 import numpy as np
 
+from ..fold import fold
+
 # places of English-speaking countries and of Europe are the ones the corpora pydeid serves name most; the rest of
 # the world is drawn too, with a lower weight (WORLD_WEIGHT), so "Osaka" or "Lagos" still come up
 _ENGLISH = frozenset({"US", "GB", "CA", "AU", "IE", "NZ"})
@@ -68,12 +70,6 @@ NAME_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "it_IT", "es_ES", "
 NAME_EXPONENT = 0.5
 
 
-def _fold(name: str) -> str:
-    """"Zoë" -> "Zoe": transcripts and ASR vocabularies get no new characters."""
-    import unicodedata
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-
-
 def _name_list(attrs: tuple[str, ...]) -> Weighted:
     """The names of `attrs` over NAME_LOCALES: each locale the same share, each name its weight ** NAME_EXPONENT
     within its locale (1 where faker gives no weights)."""
@@ -86,7 +82,7 @@ def _name_list(attrs: tuple[str, ...]) -> Weighted:
         for attr in attrs:
             d = getattr(P, attr, ())
             for k in d:
-                n = _name_case(_fold(k))
+                n = _name_case(fold(k))
                 if _plain(n):
                     acc[n] = acc.get(n, 0.0) + (float(d[k]) if isinstance(d, dict) else 1.0) ** NAME_EXPONENT
         total = sum(acc.values())
@@ -210,7 +206,7 @@ def organisations() -> dict[int, tuple[str, ...]]:
     out: dict[int, set[str]] = {1: set(), 2: set(), 3: set()}
     for index in INDICES.values():
         for c in index["companies"]:
-            name = _LEGAL.sub("", _fold(c["name"])).strip()
+            name = _LEGAL.sub("", fold(c["name"])).strip()
             words = name.split()
             if 1 <= len(words) <= 3 and all(re.fullmatch(r"[A-Z][a-z]+", w) for w in words) and words[0] != "The" \
                     and not (len(words) == 1 and name.lower() in common):

@@ -13,8 +13,8 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (article_for, day_number, is_title, keep_style, redraw_code, shaped_value, span_gender,
-                     spoken_number, written_time, year_number)
+from .shapes import (article_for, day_number, is_title, keep_style, kept_titles, name_tokens, redraw_code,
+                     shaped_value, span_gender, spoken_number, written_time, year_number)
 
 
 class FakerSurrogate(SamplingStrategy):
@@ -29,14 +29,10 @@ class FakerSurrogate(SamplingStrategy):
         shaped = shaped_value(toks, typ, ctx.rng)      # an identifier, a written date, "in a month" keep their shape
         if shaped is not None:
             return ctx.case(keep_style(toks, shaped, False))
-        # "Mrs Anna Kowalski" -> "Mrs Ella Ward"; a span of titles alone ("King" as a surname) is a name
-        if typ == "PER" and any(is_title(t) for t in toks) and not all(is_title(t) for t in toks):
-            gender = span_gender(toks, ctx.sentence, ctx.span_start)
-            names = [t for t in toks if not is_title(t)]
-            first = {"f": f.first_name_female, "m": f.first_name_male}.get(gender, f.first_name)
-            gen = [f.last_name()] if len(names) == 1 else [first() for _ in names[:-1]] + [f.last_name()]
-            it = iter(gen)
-            return ctx.case(keep_style(toks, [t if is_title(t) else next(it) for t in toks]))
+        # "Mrs Anna Kowalski" -> "Mrs Ella Ward": kept titles (and "and", punctuation) stay, each name word gets a
+        # faker name (shapes.name_tokens); a name without a kept title ("KING", "Anna King") is redrawn whole below
+        if typ == "PER" and any(kept_titles(toks)):
+            return ctx.case(keep_style(toks, self._titled(toks, ctx, f)))
         # faker has no spelled-number generator: numbers (and number-only spans of types it does not know) are
         # redrawn by class. A name, place, company, date or time always gets a faker value, whatever its words
         # (a person called "April" must not fall back to a month redraw that may return "April")
@@ -50,6 +46,23 @@ class FakerSurrogate(SamplingStrategy):
         else:
             val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
         return not_original(toks, keep_style(toks, val) if typ in FAKER_TYPES else val, typ, ctx)
+
+    def _titled(self, toks, ctx, f) -> list[str]:
+        """A titled name word by word: one word a surname, several first names and a surname; of the gender of the
+        title or a pronoun (shapes.span_gender); no original word with `avoid_original`."""
+        name = name_tokens(toks)
+        n = sum(name)
+        first = {"f": f.first_name_female, "m": f.first_name_male}.get(
+            span_gender(toks, ctx.sentence, ctx.span_start), f.first_name)
+        avoid = avoided(toks, ctx) if ctx.avoid_original else None
+        for _ in range(32):
+            gen = [f.last_name()] if n == 1 else [first() for _ in range(n - 1)] + [f.last_name()]
+            if avoid is None or clear(gen, avoid):
+                break
+        else:
+            gen = ["PER"] * n
+        it = iter(gen)
+        return [next(it) if nm else t for t, nm in zip(toks, name)]
 
     def epsilon(self, typ, p, observed, ctx):
         if typ == "NUM":  # replaced by class redraws (see replace); units are whole entities (tuples)
@@ -175,16 +188,15 @@ class Surrogate(Strategy):
 
     def _person(self, toks, ctx, gen, avoid, m, spelled) -> list[str]:
         """Word by word, each word through the dialogue's map ("Anna Kowalski", later "Kowalski": one surname).
-        Titles are kept ("Mrs", "Judge"); in a name of several words the last is a surname and the others first
-        names, a single name after a title a surname; a new first name takes the gender of a title or a pronoun
-        around the span (shapes.span_gender)."""
+        Titles beside the name are kept ("Mrs", "Judge"; shapes.name_tokens); in a name of several words the last
+        is a surname and the others first names, a single name after a title a surname; a new first name takes the
+        gender of a title or a pronoun around the span (shapes.span_gender)."""
         from ..generate import word_forms
-        names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])
-                 and not is_title(t)]
-        if not names:   # titles alone ("KING" tagged PER): they are the name, a kept title would publish it
-            names = [i for i, t in enumerate(toks) if i not in spelled and word_forms(t) and identifying([t])]
-        titled = any(is_title(t) for t in toks) or (ctx.span_start > 0 and len(ctx.sentence) > ctx.span_start
-                                                    and is_title(ctx.sentence[ctx.span_start - 1]))
+        # the name's words (shapes.name_tokens): not a kept title, glue word or punctuation ("KING" tagged PER, the
+        # "King" of "Anna King" are names: a kept title would publish them)
+        names = [i for i, (t, n) in enumerate(zip(toks, name_tokens(toks))) if n and i not in spelled and word_forms(t)]
+        titled = any(kept_titles(toks)) or (ctx.span_start > 0 and len(ctx.sentence) > ctx.span_start
+                                            and is_title(ctx.sentence[ctx.span_start - 1]))
         gender = span_gender(toks, ctx.sentence, ctx.span_start)
         out = []
         for i, t in enumerate(toks):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..lexicon import DIGIT_WORDS, MONTHS, ORDINALS, RELATIVE_GLUE, TEEN_WORDS, TENS_WORDS, WEEKDAYS
+from ..lexicon import (DIGIT_WORDS, MONTHS, NON_IDENTIFYING, ORDINALS, RELATIVE_GLUE, TEEN_WORDS, TENS_WORDS,
+                       WEEKDAYS)
 from ..wordforms import match_case
 from .codes import other_digit, redraw_code
 
@@ -33,6 +34,35 @@ _MALE_PRONOUNS = frozenset({"he", "him", "his", "himself", "he's", "he'll", "he'
 
 def is_title(tok: str) -> bool:
     return tok.lower().rstrip(".") in TITLES
+
+
+# words that glue the parts of a name span ("Mr and Mrs Smith"): neither a title nor a name, kept as they are
+_NAME_GLUE = frozenset({"and", "or", "of", "the", "a", "an", "in", "on", "at", "to"})
+
+
+def name_tokens(toks: Sequence[str]) -> list[bool]:
+    """Which tokens of a person's name span a surrogate replaces (True: the name) and which it keeps as they are
+    (False: a title, a glue word, punctuation). The one decision of both surrogate paths (outside.py).
+
+    The name is every word that is neither a title nor a glue word ("Day" of "Miss Day" too), and a title word
+    after the name's first word when that title word can itself name someone ("King" of "Anna King", "Major" of
+    "John Major": surnames); "Mr", "Dr", "Sir" (lexicon.NON_IDENTIFYING) name nobody and are kept there. A title
+    is kept only beside a name; in a span of titles alone the last title is the name ("MRS KING" keeps "MRS";
+    "KING" tagged PER, "Mr ." keep no title)."""
+    bare = [t.lower().rstrip(".") for t in toks]
+    word = [any(c.isalnum() for c in t) and b not in _NAME_GLUE for t, b in zip(toks, bare)]
+    title = [is_title(t) for t in toks]
+    core = [i for i in range(len(toks)) if word[i] and not title[i]]
+    if not core:
+        titles = [i for i in range(len(toks)) if title[i]]
+        return [i == titles[-1] for i in range(len(toks))] if titles else \
+            [any(c.isalnum() for c in t) for t in toks]
+    return [word[i] and (not title[i] or i > core[0] and bare[i] not in NON_IDENTIFYING) for i in range(len(toks))]
+
+
+def kept_titles(toks: Sequence[str]) -> list[bool]:
+    """The titles of a person's name span that a surrogate keeps ("Mrs" of "Mrs Anna King"; name_tokens)."""
+    return [is_title(t) and not n for t, n in zip(toks, name_tokens(toks))]
 
 
 def _gender_of_title(tok: str) -> str | None:
@@ -72,7 +102,8 @@ def span_gender(toks: Sequence[str], sentence: Sequence[str], start: int) -> str
     span or just before it, else the first third-person pronoun after it in the sentence, else the original first
     name's own gender (None: nothing says)."""
     before = [sentence[start - 1]] if start > 0 and start <= len(sentence) else []
-    for t in list(toks) + before:
+    titles = kept_titles(toks)     # "Anna King" is no king: her surname says nothing of her gender
+    for t in [t for t, k in zip(toks, titles) if k] + before:
         g = _gender_of_title(t)
         if g:
             return g
@@ -82,12 +113,9 @@ def span_gender(toks: Sequence[str], sentence: Sequence[str], start: int) -> str
             return "f"
         if low in _MALE_PRONOUNS:
             return "m"
-    for t in toks:
-        if not is_title(t):
-            g = name_gender(t)
-            if g:
-                return g
-            break
+    for t, n in zip(toks, name_tokens(toks)):
+        if n:
+            return name_gender(t)
     return None
 
 
@@ -520,5 +548,5 @@ def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
 
 
 __all__ = ["TITLES", "agree_article", "article_for", "day_number", "is_code", "is_relative", "is_title", "keep_style",
-           "name_gender", "redraw_code", "relative_value", "shaped_value", "span_gender", "written_date",
-           "written_time", "year_number"]
+           "kept_titles", "name_gender", "name_tokens", "redraw_code", "relative_value", "shaped_value", "span_gender",
+           "written_date", "written_time", "year_number"]
