@@ -50,8 +50,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         raise
 
 
-def atomic_write_text(path: str | os.PathLike, text: str, file_mode: int | None = None) -> None:
-    with atomic_write(path, "w", file_mode=file_mode) as f:
+def atomic_write_text(path: str | os.PathLike, text: str, file_mode: int | None = None,
+                      tmp_dir: str | os.PathLike | None = None) -> None:
+    with atomic_write(path, "w", file_mode=file_mode, tmp_dir=tmp_dir) as f:
         f.write(text)
 
 

@@ -136,7 +136,8 @@ def mask_data_dir(data: str | Path, tags_path: str | Path, ctm_path: str | Path,
         if old != config:
             raise FormatError(cfg_file, None, f"{wav_dir} holds audio masked with other options or inputs "
                               f"({old}); use another output dir or --overwrite true")
-    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n")
+    # its temp file not in wav_dir: parallel jobs share it, and each removes the temps it finds there (leftovers)
+    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n", tmp_dir=tmp_dir)
 
     stats: Counter = Counter()
     wav_scp: dict[str, str] = {}

@@ -683,7 +683,8 @@ def spoken_data_dir(data, tags_path, trans_tags_path, ctm_path, out, secret_dir,
         if old != config:
             raise FormatError(cfg_file, None, f"{wav_dir} holds audio made with other options or inputs; use another "
                               "output dir or --overwrite true (steps/mask_spoken.sh: the same option)")
-    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n")
+    # its temp file not in wav_dir: parallel jobs share it, and each removes the temps it finds there (leftovers)
+    atomic_write_text(cfg_file, json.dumps(config, sort_keys=True) + "\n", tmp_dir=tmp_dir)
     stats: Counter = Counter()
     wav_scp, text_out, utt2dur, ctm_all = {}, {}, {}, []
     for utt in d.utts:

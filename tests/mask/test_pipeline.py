@@ -190,3 +190,21 @@ def test_any_audio_pipes_and_other_rates(tmp_path):
     assert rate == sr and len(wav) == 2 * sr
     assert np.all(wav[int(0.6 * sr):int(1.1 * sr)] == 0) and np.abs(wav[int(1.4 * sr):int(1.7 * sr)]).max() > 0.2
     assert verify_masking(tmp_path / "o", tmp_path / "t.conll", tmp_path / "c.ctm").n_leaks == 0
+
+
+def test_no_temp_file_is_ever_written_inside_the_shared_wav_dir(synth, monkeypatch):
+    """Parallel mask jobs share <out>/wav and each removes the hidden temps it finds there (a killed run's
+    leftovers): a job's own temp inside it (the config's, once) could vanish under it. Every temp goes elsewhere."""
+    import pydeid.io.atomic as atomic
+    where = []
+    orig_mkstemp = atomic.tempfile.mkstemp
+
+    def spy(*a, **k):
+        where.append(Path(k["dir"]).resolve())
+        return orig_mkstemp(*a, **k)
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", spy)
+    out = synth["root"] / "neutral"
+    mask_data_dir(synth["data"], synth["tags"], synth["ctm"], out)
+    assert len(where) > len(UTTS)   # every audio file and the config went through a temp file
+    assert (out / "wav" / "mask_config.json").is_file()
+    assert (out / "wav").resolve() not in where, where
