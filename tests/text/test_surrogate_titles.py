@@ -90,3 +90,13 @@ def test_faker_titled_name_avoids_the_original_when_asked():
         outs = [FakerSurrogate().replace(toks, "PER", ctx) for _ in range(300)]
         assert all(o[0] == "Mrs" and len(o) == 2 for o in outs)
         assert hits(sum(o[1] == "Smith" for o in outs)), (avoid, outs)
+
+
+@pytest.mark.parametrize("strategy", ["surrogate", "faker"])
+def test_a_drawn_name_is_never_a_title_word(strategy):
+    """A surrogate surname such as "Lord" ("Tim Finn" -> "Osvaldo Lord") reads as a title and fails the
+    fidelity check: the name lists hold no title word."""
+    from pydeid.text.strategies.frequencies import first_names, last_names
+    assert not [n for n in last_names().items + first_names().items if is_title(n)]
+    drawn = [t for seed in range(40) for t in _surrogate(["Tim", "Finn"], strategy, seed)]
+    assert len(drawn) >= 80 and not [t for t in drawn if is_title(t)], drawn
