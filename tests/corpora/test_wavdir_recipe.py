@@ -20,7 +20,9 @@ import pytest
 import soundfile as sf
 
 from pydeid.io.conll import Sentence, write_conll
+from pydeid.io.errors import FormatError
 from pydeid.io.kaldi_map import read_kaldi_map
+from pydeid.io.publisher_key import key_from_seed, load_or_create
 from pydeid.report.wavdir_report import NOT_CHECKED, review_words, write_report
 
 GOLD = {"stella", "bob", "wednesday"}
@@ -50,11 +52,35 @@ def test_stage0_and_option_errors(recipe_copy, vctk_dir, tmp_path):
     assert stat.S_IMODE(os.stat(rec / "exp/secrets/wavdir_map.json").st_mode) == 0o600
     for bad in (["--fill", "mumble"], ["--words-from", "guess"], ["--voice", "robot:1"],
                 ["--hide-below-conf", "high"], ["--hide-next", "-1"],
-                ["--words-from", "align", "--hide-below-conf", "0.5"]):  # the aligner's CTM has no confidences
+                ["--words-from", "align", "--hide-below-conf", "0.5"],  # the aligner's CTM has no confidences
+                ["--seed", "abc"], ["--seed", "-1"]):
         p = _run(rec, "--wav-dir", str(src), *bad, timeout=60)
         assert p.returncode == 1 and p.stderr.count("\n") == 1 and bad[0] in p.stderr, (bad, p.stderr)
     p = _run(rec, "--stop-stage", "0", timeout=60)
     assert p.returncode == 1 and "--wav-dir" in p.stderr
+    # the default (and an explicit empty --seed) is the publisher's key; --seed N stays for experiments
+    for seed in ([], ["--seed", ""], ["--seed", "5"]):
+        p = _run(rec, "--wav-dir", str(src), *seed, "--stop-stage", "0", timeout=120)
+        assert p.returncode == 0, (seed, p.stderr[-2000:])
+    assert 'seed=              # empty: the publisher' in (rec / "run.sh").read_text()
+    assert not (rec / "exp/draws_from").exists() and not (rec / "exp/secrets/publisher.key").exists()  # no draw yet
+
+
+def test_one_source_of_draws_per_run_dir(recipe_copy, tmp_path):
+    """A rerun with another --seed than the run dir's draws, or over draws older than the record, stops with one
+    line before drawing anything."""
+    rec = recipe_copy("wavdir", tmp_path / "s5")
+    (rec / "exp").mkdir()
+    (rec / "exp/draws_from").write_text("seed 5\n")
+    for args in ([], ["--seed", "6"]):
+        p = _run(rec, "--stage", "2", *args, timeout=60)
+        assert p.returncode == 1 and p.stderr.count("\n") == 1 and "exp/ holds draws from the seed 5" in p.stderr, \
+            p.stderr
+    (rec / "exp/draws_from").unlink()
+    (rec / "data/asr_text").mkdir(parents=True)   # drawn by an older run.sh (seed 0 by default), no record
+    p = _run(rec, "--stage", "2", timeout=60)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1 and "rerun with --seed 0" in p.stderr, p.stderr
+    assert not (rec / "exp/draws_from").exists() and not (rec / "exp/secrets").exists()
 
 
 def test_review_words():
@@ -98,6 +124,18 @@ def test_report_says_what_was_checked(tmp_path):
     s = write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
                      "silence", 0.1, "all")
     assert any("anna_lee" in h for h in s["original_name_hits"])
+    # who can replay the draws: pydeid.io.publisher_key's own line, for --seed N and for the key
+    s = write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
+                     "silence", 0.1, "all", seed="5")
+    assert s["draws"] == key_from_seed(5).describe() and "anyone who knows the seed can replay them" in out.read_text()
+    with pytest.raises(FormatError, match="publisher.key.*missing"):      # never drawn by the report
+        write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
+                     "silence", 0.1, "all", seed="", key_dir=tmp_path / "exp/secrets")
+    key = load_or_create(tmp_path / "exp/secrets")
+    s = write_report(neutral, out, secret, asr, tmp_path / "tags.conll", verify, "tiny.en", "whisper", "vtln:3",
+                     "silence", 0.1, "all", seed="", key_dir=tmp_path / "exp/secrets")
+    assert s["draws"] == key.describe() and "cannot be replayed without it" in out.read_text()
+    assert str(tmp_path / "exp/secrets/publisher.key") in s["draws"]
     with pytest.raises(Exception, match="secret would lie inside"):
         write_report(neutral, neutral / "report.md", secret, asr, tmp_path / "tags.conll", verify, "tiny.en",
                      "whisper", "vtln:3", "silence", 0.1, "all")
