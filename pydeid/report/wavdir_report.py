@@ -157,8 +157,9 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
          f"- audio: voices converted ({voice}); the detected words {'silenced' if fill == 'silence' else 're-spoken as surrogates'}"
          f" at the recogniser's word times, widened by {pad:g} s on each side"]
     if draws:
-        L.append(f"- random draws (surrogates, voice plan, {'published ids' if id_secret_dir else 'spoken fill'}): "
-                 f"{draws}")
+        what = ["surrogates", "voice plan"] + ["spoken fill"] * (fill == "spoken")
+        what += ["published ids"] * (id_secret_dir is not None)
+        L.append(f"- random draws ({', '.join(what)}): {draws}")
     L += ["",
          "## What was checked, against what", "",
          f"- the hidden words (those detected in the hypothesis) against the recogniser's word times: {vline}",

@@ -19,12 +19,12 @@
 #      outside the corpus) -> data/asr_text
 #   3  voice conversion of data/asr (steps/convert_voice.sh, --voice; VTLN targets: --target-data, default the
 #      synthetic voices of the embedded mini corpus built into data/vtln_targets) -> data/asr_<voice>
-#   4  silence (steps/mask_words.sh -> exp/mask/masked, published in stage 5) or re-speak (steps/mask_spoken.sh,
-#      surrogates of stage 2 -> data/neutral) the detected words, timed by the stage-1 CTM
+#   4  silence (steps/mask_words.sh -> exp/mask/masked) or re-speak (steps/mask_spoken.sh, surrogates of stage 2
+#      -> exp/mask_spoken/spoken) the detected words, timed by the stage-1 CTM: working dirs, published in stage 5
 #   5  verification and publication with keyed pseudonymous ids (steps/make_neutral.sh: verify-masking against the
-#      stage-1 CTM, then steps/publish_data.sh -> data/neutral; steps/verify_spoken.sh for the
-#      spoken fill) and a scan of the published dir for the original file names and paths, then exp/report.md
-#      (mode 0600: it lists the words left for review) stating what was checked against what
+#      stage-1 CTM, then steps/publish_data.sh -> data/neutral; for the spoken fill steps/verify_spoken.sh, then
+#      steps/publish_data.sh) and a scan of the published dir for the original file names and paths, then
+#      exp/report.md (mode 0600: it lists the words left for review) stating what was checked against what
 # The neutral corpus is data/neutral (wav.scp -> data/neutral/wav/*.wav, text, utt2spk, spk2utt).
 # Random draws (surrogates, voice plan, masking noise, spoken fill, published ids) all derive from the publisher's
 # key exp/secrets/publisher.key (random at the first run, 0600, reused on a rerun: reruns are identical, and nobody
@@ -87,7 +87,8 @@ mkdir -p exp
 # draws in data/neutral and misstate them in the report. Recorded before the first draw (stage 2 on).
 if [ -n "$seed" ]; then draws="seed $seed"; else draws="publisher's key"; fi
 if [ $stage -le 5 ] && [ $stop_stage -ge 2 ]; then
-  redraw="remove data/asr_text data/asr_* data/neutral exp/transform_text exp/voice exp/mask exp/draws_from to draw again"
+  redraw="remove data/asr_text data/asr_* data/neutral exp/transform_text exp/voice exp/mask exp/mask_spoken"
+  redraw+=" exp/draws_from to draw again"
   if [ -f exp/draws_from ]; then
     [ "$(cat exp/draws_from)" = "$draws" ] || { echo "$0: exp/ holds draws from the $(cat exp/draws_from), this" \
       "run asks for the $draws: rerun with the same --seed (empty: the key), or $redraw" >&2; exit 1; }
@@ -154,32 +155,35 @@ fi
 if [ $stage -le 4 ] && [ $stop_stage -ge 4 ]; then
   log "stage 4: the detected words hidden ($fill) in data/asr_$v, timed by $ctm"
   # the hidden words changed since data/neutral was written (other --hide-* options): every utterance again
-  for t in data/neutral/text exp/mask/masked/text; do
-    [ -f $t ] && [ $t -ot $hide ] && rm -rf data/neutral exp/mask
+  for t in data/neutral/text exp/mask/masked/text exp/mask_spoken/spoken/text; do
+    [ -f $t ] && [ $t -ot $hide ] && rm -rf data/neutral exp/mask exp/mask_spoken
   done
   if [ $fill = silence ]; then
     # into the working dir that steps/make_neutral.sh (stage 5) verifies and publishes as data/neutral
     done_ok exp/mask/masked || steps/mask_words.sh --tags "$tags" --pad "$pad" --seed "$seed" \
       --secret-dir exp/secrets --nj "$nj" --cmd "$train_cmd" data/asr_$v $hide $ctm exp/mask exp/mask/masked
   else
-    done_ok data/neutral || steps/mask_spoken.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
+    # into a working dir too: it holds the tags, the CTM and the fill's config (its seed); stage 5 publishes it
+    done_ok exp/mask_spoken/spoken || steps/mask_spoken.sh --tags "$tags" --pad "$pad" --seed "$seed" --nj "$nj" \
       --cmd "$train_cmd" --secret-dir exp/secrets data/asr_$v $hide \
-      data/asr_text/tags.conll $ctm exp/mask data/neutral
+      data/asr_text/tags.conll $ctm exp/mask_spoken exp/mask_spoken/spoken
   fi
 fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: verification of data/neutral and the report exp/report.md"
   if [ $fill = silence ]; then
-    steps/make_neutral.sh --source-data data/asr --seed "$seed" --secret-dir exp/secrets --tags "$tags" --nj "$nj" --cmd "$train_cmd" \
-      data/asr_$v $hide $ctm exp/mask data/neutral
-    verify=exp/mask/verify/verify.txt; idopt=(--id-secret-dir exp/secrets)   # published: keyed pseudonymous ids
-  else
-    idopt=()
-    steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets --orig-data data/asr \
-      data/neutral $hide $ctm exp/mask/verify
+    steps/make_neutral.sh --source-data data/asr --seed "$seed" --secret-dir exp/secrets --tags "$tags" --nj "$nj" \
+      --cmd "$train_cmd" data/asr_$v $hide $ctm exp/mask data/neutral
     verify=exp/mask/verify/verify.txt
+  else
+    steps/verify_spoken.sh --tags "$tags" --secret-dir exp/secrets --orig-data data/asr \
+      exp/mask_spoken/spoken $hide $ctm exp/mask_spoken/verify
+    steps/publish_data.sh --secret-dir exp/secrets --seed "$seed" --orig-data "data/asr_$v data/asr" \
+      exp/mask_spoken/spoken exp/mask_spoken data/neutral
+    verify=exp/mask_spoken/verify/verify.txt
   fi
+  idopt=(--id-secret-dir exp/secrets)   # published: keyed pseudonymous ids
   pydeid wavdir-report --secret exp/secrets/wavdir_map.json --asr-data data/asr --tags $hide \
     --verify "$verify" --model "$model" --words-from "$words_from" --voice "$voice" --fill "$fill" --pad "$pad" \
     --hidden-types "$tags" --transcribe-dir exp/transcribe "${idopt[@]}" --seed "$seed" --key-dir exp/secrets \
