@@ -4,7 +4,9 @@ Default (cheap): stage 0 of the recipe on two VCTK recordings, its one-line opti
 wording (it says what was checked against what, never that the audio is clean, and lists the unhidden words
 that look like names). Slow: the whole recipe on three VCTK recordings with Whisper tiny.en, then the leak test:
 no original path or name in the published dir, no original voice (the published audio differs from the source),
-no gold sensitive word ("Stella", "Bob", "Wednesday") in the published text that the report does not list."""
+no gold sensitive word ("Stella", "Bob", "Wednesday") in the published text that the report does not list; and
+the draws: two default runs on two VCTK recordings draw two publisher's keys (different ids and audio), a rerun
+reuses its key (identical data/neutral), --seed 5 twice gives identical outputs that the report calls replayable."""
 
 from __future__ import annotations
 
@@ -179,3 +181,77 @@ def test_wavdir_end_to_end_leaks(recipe_copy, vctk_dir, tmp_path):
                 assert w in report["review"].get(utt, []), (utt, w)
     body = (rec / "exp/report.md").read_text()
     assert NOT_CHECKED in body and "leaks: audio 0" in body
+
+
+def _published(rec: Path) -> dict[str, bytes]:
+    """data/neutral file by file, its absolute paths (wav.scp) made relative, so that copies compare."""
+    pub = rec / "data/neutral"
+    return {f.relative_to(pub).as_posix(): f.read_bytes().replace(str(pub.resolve()).encode(), b"")
+            for f in sorted(pub.rglob("*")) if f.is_file()}
+
+
+def _audio_by_source(rec: Path) -> dict[str, bytes]:
+    """Published audio bytes per original file (through the id map and the working id -> file map)."""
+    import json
+    from pydeid.io.pseudonyms import read_id_map
+    m = json.loads((rec / "exp/secrets/wavdir_map.json").read_text())["utterances"]
+    to_src = {p: u for u, p in read_id_map(rec / "exp/secrets", rec / "data/neutral")["utterances"].items()}
+    return {Path(m[to_src[u]]["source"]).name: Path(spec).read_bytes()
+            for u, spec in read_kaldi_map(rec / "data/neutral/wav.scp").items()}
+
+
+@pytest.mark.slow
+def test_wavdir_draws_from_the_publishers_key(recipe_copy, vctk_dir, tmp_path):
+    """Two default runs on the same folder draw two keys: different published ids and audio; a rerun reuses its
+    key (byte-identical data/neutral); --seed 5 twice gives identical outputs, and the report says so."""
+    src = _folder(tmp_path, vctk_dir, ["p225_001", "p225_002"])   # "Please call Stella." and a 4 s sentence
+    runs = {}
+    for name, seed in (("a", []), ("b", []), ("c", ["--seed", "5"]), ("d", ["--seed", "5"])):
+        runs[name] = rec = recipe_copy("wavdir", tmp_path / name)
+        p = _run(rec, "--wav-dir", str(src), "--nj", "1", *seed)
+        assert p.returncode == 0, (name, p.stdout[-3000:] + p.stderr[-3000:])
+    a, b, c, d = (runs[n] for n in "abcd")
+    keys = {n: runs[n] / "exp/secrets/publisher.key" for n in "ab"}
+    assert all(stat.S_IMODE(os.stat(k).st_mode) == 0o600 for k in keys.values())
+    assert keys["a"].read_text() != keys["b"].read_text()
+    assert (a / "exp/draws_from").read_text() == "publisher's key\n"
+    ids_a, ids_b = (set(read_kaldi_map(r / "data/neutral/utt2spk")) for r in (a, b))
+    assert len(ids_a) == 2 and not ids_a & ids_b          # same working ids, different published ids
+    audio_a, audio_b = _audio_by_source(a), _audio_by_source(b)
+    assert sorted(audio_a) == ["p225_001.flac", "p225_002.flac"]
+    assert all(audio_a[f] != audio_b[f] for f in audio_a)   # another voice plan (targets, pool) per key
+    key_a = load_or_create(a / "exp/secrets")
+    body = (a / "exp/report.md").read_text()
+    assert key_a.describe() in body and "cannot be replayed without it" in body
+    # neither the key nor a seed derived from it is in the published dir
+    secrets = [key_a.key.hex().encode()] + [str(key_a.seed_for(p)).encode()
+                                            for p in ("voice-plan", "masking-noise", "surrogates", "spoken-fill")]
+    assert not [(f, s) for f, data in _published(a).items() for s in secrets if s in data]
+
+    # a rerun (resume) of a: the same key, byte-identical data/neutral
+    before, key_before = _published(a), keys["a"].read_bytes()
+    p = _run(a, "--wav-dir", str(src), "--nj", "1")
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert keys["a"].read_bytes() == key_before and _published(a) == before
+
+    # the spoken fill on b (stage 4 on): published with b's key too, no derived seed in data/neutral
+    p = _run(b, "--stage", "4", "--fill", "spoken", "--nj", "1")
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    key_b = load_or_create(b / "exp/secrets")
+    assert set(read_kaldi_map(b / "data/neutral/utt2spk")) == ids_b
+    pub_b = _published(b)
+    tables = lambda pub: sorted(f if not f.startswith("wav/") else "wav/" + Path(f).suffix for f in pub)  # noqa: E731
+    assert tables(pub_b) == tables(_published(a))   # Kaldi tables and wavs only (no tags, CTM, fill config)
+    secrets = [key_b.key.hex().encode()] + [str(key_b.seed_for(p)).encode()
+                                            for p in ("voice-plan", "surrogates", "spoken-fill")]
+    assert not [(f, s) for f, data in pub_b.items() for s in secrets if s in data]
+    assert "(surrogates, voice plan, spoken fill, published ids): " + key_b.describe() in \
+        (b / "exp/report.md").read_text()
+
+    # --seed 5 twice: identical outputs, no key drawn, and the report says anyone who knows 5 can replay them
+    assert _published(c) == _published(d)
+    assert not (c / "exp/secrets/publisher.key").exists()
+    assert (c / "exp/draws_from").read_text() == "seed 5\n"
+    body = (c / "exp/report.md").read_text()
+    assert key_from_seed(5).describe() in body and "anyone who knows the seed can replay them" in body
+    assert set(read_kaldi_map(c / "data/neutral/utt2spk")).isdisjoint(ids_a)
