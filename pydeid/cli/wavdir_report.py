@@ -19,6 +19,9 @@ def add_arguments(p):
     p.add_argument("--hidden-types", default="all")
     p.add_argument("--id-secret-dir", default=None,
                    help="the --secret-dir of steps/publish_data.sh when `neutral` was published with keyed ids")
+    p.add_argument("--seed", default="", help="the run's --seed: empty, the publisher's key in --key-dir; N: "
+                   "the report says anyone who knows N can replay the draws")
+    p.add_argument("--key-dir", default=None, help="the secret dir of the publisher's key (without --seed)")
     p.add_argument("neutral", help="the published data dir")
     p.add_argument("out", help="the report (markdown; a .json summary beside it)")
 
@@ -28,7 +31,7 @@ def run(args):
 
     s = write_report(args.neutral, args.out, args.secret, args.asr_data, args.tags, args.verify, args.model,
                      args.words_from, args.voice, args.fill, args.pad, args.hidden_types, args.transcribe_dir,
-                     args.id_secret_dir)
+                     args.id_secret_dir, args.seed, args.key_dir)
     print(f"{args.out}: {s['published_utterances']} published utterances, {sum(s['entities'].values())} entities "
           f"hidden, {sum(len(v) for v in s['review'].values())} words left for review, "
           f"{len(s['original_name_hits'])} original names found in the published dir")

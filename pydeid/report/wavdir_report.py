@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from pydeid.io.ctm import ctm_by_utt, read_ctm
-from pydeid.io.errors import FormatError
+from pydeid.io.errors import FormatError, UsageError
 from pydeid.io.kaldi_map import read_kaldi_map
 from pydeid.io.secrets import read_secret_json, write_secret_text
 from pydeid.mask.pipeline import load_tags
@@ -83,13 +83,26 @@ def _verify_line(path: Path) -> str:
     return lines[-1].strip()
 
 
+def who_can_replay(seed, key_dir, forbidden_dirs=()) -> str:
+    """pydeid.io.publisher_key's line on who can replay the draws: --seed N (anyone who knows N), else the
+    publisher's key in key_dir, which the earlier stages drew (a missing key is an error, never drawn here)."""
+    from pydeid.io.publisher_key import KEY_FILE, load_or_create, parse_seed
+    if parse_seed(seed) is None:
+        if key_dir is None:
+            raise UsageError("--key-dir", "needed without --seed (where the publisher's key is)")
+        if not (Path(key_dir) / KEY_FILE).is_file():
+            raise FormatError(Path(key_dir) / KEY_FILE, None, "missing: the stages that draw (2-5) write it; run them")
+    return load_or_create(key_dir, seed, forbidden_dirs).describe()
+
+
 def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_data: str | Path,
                  tags: str | Path, verify: str | Path, model: str, words_from: str, voice: str, fill: str,
                  pad: float, hidden_types: str, transcribe_dir: str | Path | None = None,
-                 id_secret_dir: str | Path | None = None) -> dict:
+                 id_secret_dir: str | Path | None = None, seed=None, key_dir: str | Path | None = None) -> dict:
     """id_secret_dir: where steps/publish_data.sh keeps the id map of `neutral` (a published dir's ids are keyed
     pseudonyms of the transcribed dir's: the comparison with the hypothesis goes through the map; the review lists
-    the published ids, the ones a user finds in the corpus)."""
+    the published ids, the ones a user finds in the corpus). seed, key_dir: the run's --seed (empty: the
+    publisher's key in key_dir); the report says who can replay the draws (who_can_replay). Both None: not said."""
     neutral, asr_data = Path(neutral), Path(asr_data)
     m = read_secret_json(secret)
     to_src = {}   # published utterance id -> the transcribed dir's
@@ -125,11 +138,12 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
     scan = scan_published(neutral, sources)
     dropped = sorted(set(m["utterances"]) - {to_src.get(u, u) for u in utt2spk})
     vline = _verify_line(Path(verify))
+    draws = None if seed is None and key_dir is None else who_can_replay(seed, key_dir, [neutral])
     minutes = sum(float(v) for v in utt2dur.values()) / 60
     summary = {"recordings": len(sources), "published_utterances": len(utt2spk), "dropped": dropped,
                "entities": ents, "hidden_tokens": hidden_tokens, "unsure_words": unsure, "review": review,
                "original_name_hits": scan,
-               "verify": vline}
+               "verify": vline, "draws": draws}
     L = ["# De-identification report (egs/wavdir/s5)", "",
          "**What this report does not say.** " + NOT_CHECKED, "",
          "## What ran", "",
@@ -141,13 +155,20 @@ def write_report(neutral: str | Path, out: str | Path, secret: str | Path, asr_d
          + (f"; {unsure} of these words were hidden because the recogniser was unsure of them (tagged PER)"
             if unsure else ""),
          f"- audio: voices converted ({voice}); the detected words {'silenced' if fill == 'silence' else 're-spoken as surrogates'}"
-         f" at the recogniser's word times, widened by {pad:g} s on each side", "",
+         f" at the recogniser's word times, widened by {pad:g} s on each side"]
+    if draws:
+        what = ["surrogates", "voice plan"] + ["spoken fill"] * (fill == "spoken")
+        what += ["published ids"] * (id_secret_dir is not None)
+        L.append(f"- random draws ({', '.join(what)}): {draws}")
+    L += ["",
          "## What was checked, against what", "",
          f"- the hidden words (those detected in the hypothesis) against the recogniser's word times: {vline}",
          "- the published dir against the original recordings' paths, file names and stems: "
          + (f"{len(scan)} found: " + "; ".join(scan[:10]) if scan else "none found"),
-         "- ids: pseudonymous (spkNNNN-NNNN), assigned in the sorted order of the files; the id -> file map is "
-         "a 0600 secret outside the corpus", "",
+         ("- ids: keyed pseudonyms (steps/publish_data.sh) of working ids (spkNNNN-NNNN, assigned in the sorted "
+          "order of the files); the id maps are 0600 secrets outside the corpus" if id_secret_dir is not None else
+          "- ids: pseudonymous (spkNNNN-NNNN), assigned in the sorted order of the files; the id -> file map is "
+          "a 0600 secret outside the corpus"), "",
          "## What was NOT checked", "",
          "- " + NOT_CHECKED,
          "- Measured on speech with gold tags (bench/results/audio_entity_recall.md), this chain leaves some "
