@@ -336,13 +336,16 @@ fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ] && $whisper; then
   log "stage 6w: the Whisper meter (tiny.en) on $whisper_per_spk utterances per test speaker, original and neutral mini_test"
-  # the same utterances in both conditions (the neutral set may have dropped an untimed one): a paired difference
-  wo=data/mini_test_whisper; wn=data/mini_test_neutral_whisper
-  if ! done_ok $wn || [ $wn/text -ot data/mini_test_neutral/text ]; then
+  # the same utterances in both conditions (the neutral set may have dropped an untimed one): a paired difference.
+  # The neutral side is make_neutral's working dir: the audio and text of the published data/mini_test_neutral
+  # under the original ids that data/mini_test shares (the published ids are keyed pseudonyms)
+  wo=data/mini_test_whisper; wn=data/mini_test_neutral_whisper; nw=exp/mask/mini_test/masked
+  done_ok $nw || { echo "$0: stage 6w: no $nw (run stage 5 first)" >&2; exit 1; }
+  if ! done_ok $wn || [ $wn/text -ot $nw/text ]; then
     rm -rf $wo $wn
     utils/subset_data_dir.sh --per-spk "$whisper_per_spk" data/mini_test $wo >/dev/null
-    awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' $wo/utt2spk data/mini_test_neutral/utt2spk >data/.whisper_utts
-    utils/subset_data_dir.sh --utt-list data/.whisper_utts data/mini_test_neutral $wn >/dev/null
+    awk 'NR==FNR {k[$1]=1; next} ($1 in k) {print $1}' $wo/utt2spk $nw/utt2spk >data/.whisper_utts
+    utils/subset_data_dir.sh --utt-list data/.whisper_utts $nw $wn >/dev/null
     rm -f data/.whisper_utts
   fi
   for s in mini_test_whisper mini_test_neutral_whisper; do
