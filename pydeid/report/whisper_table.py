@@ -67,6 +67,10 @@ def whisper_table(specs: list[tuple[str, str, str | None]], original: str = "ori
                "words": sum(c["words"] for c in w[n].values()), "whisper_wer": wer, "whisper_ci95": ci,
                "guard_changed": info["guard_changed_utterances"], "rtf": info["rtf"]}
         if n != original:
+            if w[n] and w[original] and not set(w[n]) & set(w[original]):
+                # a published dir's keyed ids: the paired difference would silently be missing
+                raise FormatError(Path(d), None, f"condition '{n}' shares no utterance id with '{original}': "
+                                                 "decode the working dir (original ids), not a published copy")
             row["whisper_diff"] = _paired(w[original], w[n], n_boot, seed)
         if pd:
             row["ps_wer"], row["ps_ci95"] = _wer_ci(p[n], n_boot, seed)

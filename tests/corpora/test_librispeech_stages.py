@@ -35,6 +35,8 @@ def test_librispeech_stages_1_to_9(recipe_copy, librispeech_mini_dir, tmp_path):
     assert [r["condition"] for r in wt["rows"]] == ["original", "converted", "neutral"]
     assert wt["rows"][0]["utterances"] == 10 and wt["rows"][0]["whisper_wer"] < 30   # native read speech
     assert wt["rows"][1]["whisper_diff"]["utterances"] == 10
+    # the neutral set paired with the original by its working ids (its published ids are keyed pseudonyms)
+    assert 0 < wt["rows"][2]["whisper_diff"]["utterances"] == wt["rows"][2]["utterances"]
     # stage 8: every attacker scenario scored; the attackers' enrollment converted from original audio
     for name in ("original", "ignorant_mcadams", "lazy-informed_mcadams", "informed_mcadams",
                  "parameter-shifted_mcadams"):

@@ -201,10 +201,12 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   done
   if $whisper; then   # a recogniser nobody trained here: what the conversion and the masking cost, paired
     specs=()
-    for c in original:$test converted:${test}_$m neutral:${test}_neutral; do
-      s=${c#*:}
-      [ -d "data/$s" ] || { log "no data/$s: not decoded by Whisper"; continue; }
-      steps/decode_whisper.sh --model "$whisper_model" --nj "$decode_nj" --cmd "$decode_cmd" "data/$s" \
+    # the neutral side is make_neutral's working dir: the audio and text of the published data/<test>_neutral
+    # under the original ids (the published ones are keyed pseudonyms, which nothing pairs with the original)
+    for c in original:data/$test converted:data/${test}_$m neutral:exp/mask/$test/masked; do
+      d=${c#*:}; s=$(basename "$d"); [ "$s" = masked ] && s=${test}_neutral
+      [ -d "$d" ] || { log "no $d: not decoded by Whisper"; continue; }
+      steps/decode_whisper.sh --model "$whisper_model" --nj "$decode_nj" --cmd "$decode_cmd" "$d" \
         "exp/whisper/decode_$s"
       specs+=("${c%%:*}=exp/whisper/decode_$s")
     done
