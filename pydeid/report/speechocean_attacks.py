@@ -2,7 +2,7 @@
 cosine scoring, ECAPA-TDNN with cosine scoring, the pretrained GE2E encoder with cosine, LDA + cosine and PLDA) and
 front-end (energy VAD, none), per VoicePrivacy scenario (semi-informed first, lazy-informed, ignorant, then the
 extra rows), EER with its 95 % speaker-bootstrap interval and the linkability D_sys; then the methods ranked under
-the strongest attacker (the lowest semi-informed EER across every attacker, back-end and front-end), with their distance to the aims (35 % EER at <= +15 % relative WER) and to
+the strongest attacker (the lowest semi-informed EER across every attacker, back-end and front-end), with their distance to the aims (35 % EER at <= +20 % relative WER) and to
 VoicePrivacy 2024's best baseline B5 (34.3 % semi-informed EER).
 
 Reads exp/attack<tag>/<model>_<front-end>/<scenario>_<v>/scores/metrics.json (steps/attack.sh), the WER of the
@@ -40,7 +40,7 @@ ROW_TEXT = {
     "parameter-shifted": "parameter-shifted (extra)",
     "informed-same-draws": "informed-same-draws (extra)",
 }
-AIM_EER, AIM_WER_REL, B5_EER = 35.0, 15.0, 34.3
+AIM_EER, AIM_WER_REL, B5_EER = 35.0, 20.0, 34.3
 
 
 def _metrics(path: Path) -> dict | None:
@@ -179,7 +179,7 @@ def render_ranking(grid: dict, vs: list[str], attackers: list[str], wer_pct: dic
                      "n/a" if x["wer_rel"] is None else f"{x['wer_rel']:+.1f} % ({x['wer_rel'] - AIM_WER_REL:+.1f})"])
     md = markdown_table(["rank", "method", "strongest attacker", "semi-informed EER [95 %] / D_sys",
                          "behind the first (EER points, paired 95 %)", "vs 35 % aim", "vs B5 34.3 %", "G_VD (dB)",
-                         f"WER ({wer_label})", "WER change, relative (vs +15 % aim)"], rows)
+                         f"WER ({wer_label})", f"WER change, relative (vs +{AIM_WER_REL:.0f} % aim)"], rows)
     return md, ranked
 
 
@@ -245,7 +245,7 @@ def attack_sections(exp: Path, vs: list[str], attackers: list[str], front_ends: 
         f"noise. 'vs 35 % aim' and 'vs B5 34.3 %': EER points above (+) or below (-) the aim and VoicePrivacy "
         f"2024's best baseline B5 (34.3 % semi-informed EER on LibriSpeech test with an ECAPA attacker trained on "
         f"360 h of anonymised LibriSpeech: a different protocol and a far stronger attacker; the comparison is of "
-        f"orders of magnitude only). WER change: relative to original speech under the same meter (aim <= +15 %; "
+        f"orders of magnitude only). WER change: relative to original speech under the same meter (aim <= +{AIM_WER_REL:.0f} %; "
         f"in brackets how far from it). Not tuned on these speakers: the methods' parameters come from other data "
         f"(bench/results), the attackers' sizes and epochs from the run-time budget.\n")
     out[f"so-ranking{attack_tag}"] = ("Methods ranked under the strongest attacker (semi-informed; every attacker and front-end)",
