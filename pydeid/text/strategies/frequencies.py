@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from ..fold import fold
-from .shapes import TITLES
+from .shapes import is_title
 
 # places of English-speaking countries and of Europe are the ones the corpora pydeid serves name most; the rest of
 # the world is drawn too, with a lower weight (WORLD_WEIGHT), so "Osaka" or "Lagos" still come up
@@ -85,7 +85,7 @@ def _name_list(attrs: tuple[str, ...]) -> Weighted:
             for k in d:
                 n = _name_case(fold(k))
                 # never a title word ("Lord", "King"): the span's titles are kept, so a drawn one reads as a title
-                if _plain(n) and n.lower() not in TITLES:
+                if _plain(n) and not is_title(n):
                     acc[n] = acc.get(n, 0.0) + (float(d[k]) if isinstance(d, dict) else 1.0) ** NAME_EXPONENT
         total = sum(acc.values())
         for n in sorted(acc):
