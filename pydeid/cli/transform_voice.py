@@ -61,10 +61,11 @@ def add_arguments(p):
                    help="convert part, vtln: also write the output planned in EXP_DIR (its own --part plan run on "
                         "the same in-data) in the same pass: each utterance is analysed once for all outputs")
     p.add_argument("--ali-dir", default=None,
-                   help="vtln with classes phones: the phone alignment of in-data (steps/align.sh --phones true; "
+                   help="vtln with classes phones, frame_select with match segments: the phone alignment of in-data (steps/align.sh --phones true; "
                         "<dir>/phn_ali/ctm)")
     p.add_argument("--target-ali-dir", default=None,
-                   help="vtln with classes phones: the phone alignment of --target-data (builds the pool)")
+                   help="vtln with classes phones, frame_select with match segments: the phone alignment of "
+                        "--target-data (builds the pool)")
     p.add_argument("in_data")
     p.add_argument("out_data", nargs="?")
 
@@ -104,8 +105,11 @@ def _check_resume(prev: dict, plan_path, method, strategy, seed, params, world) 
                                                f"another --exp-dir and output")
 
 
+_PHONE_OPTION = {"vtln": "classes phones", "frame_select": "match segments"}   # the options needing phones
+
+
 def _phone_alignment(args, in_dir):
-    """classes phones: the PhoneAlignment of in-data (--ali-dir), covering every utterance; the plan part also
+    """classes phones (vtln) or match segments (frame_select): the PhoneAlignment of in-data (--ali-dir), covering every utterance; the plan part also
     needs --target-ali-dir. A missing option or file is one line naming it."""
     import logging
 
@@ -113,10 +117,10 @@ def _phone_alignment(args, in_dir):
     from pydeid.voice.vtln.phone_classes import PhoneAlignment
     where = args.config or "--config"
     if not args.ali_dir:
-        raise UsageError("--ali-dir", f"{where}: classes phones needs the phone alignment of {in_dir} (steps/align.sh "
+        raise UsageError("--ali-dir", f"{where}: {args.method} {_PHONE_OPTION.get(args.method, '')} needs the phone alignment of {in_dir} (steps/align.sh "
                                       f"--phones true <data> en-us <ali-dir>; --ali-dir <ali-dir>)")
     if args.part in ("all", "plan") and not args.target_ali_dir:
-        raise UsageError("--target-ali-dir", f"{where}: classes phones needs the phone alignment of the target data "
+        raise UsageError("--target-ali-dir", f"{where}: {args.method} {_PHONE_OPTION.get(args.method, '')} needs the phone alignment of the target data "
                                              f"{args.target_data} (--target-ali-dir)")
     ali = PhoneAlignment.read(args.ali_dir, "--ali-dir")
     utts = DataDir.read(args.split_data).utts if args.split_data else DataDir.read(in_dir).utts
@@ -158,9 +162,9 @@ def _target_selection(args, method, conf: dict) -> str | None:
     return mode
 
 
-def _frame_pool(args, method, params, world, path, progress):
+def _frame_pool(args, method, params, world, path, progress, phones=None):
     """(pool speakers, their genders) of a frame-pool method, building its matching set into `path` (kept on
-    --resume)."""
+    --resume); phones: the PhoneAlignment of --target-data (match segments)."""
     from pydeid.io import DataDir, FormatError, UsageError
     from pydeid.voice import convert as C
     if not args.target_data:
@@ -169,7 +173,7 @@ def _frame_pool(args, method, params, world, path, progress):
     if not (args.resume and path.exists()):
         speakers = C.choose_pool(td.speakers, args.max_targets, args.seed)
         try:
-            method.frame_pool(args.target_data, speakers, params, world, progress).save(path)
+            method.frame_pool(args.target_data, speakers, params, world, progress, phones=phones).save(path)
         except ValueError as e:
             raise FormatError(Path(args.target_data) / "utt2spk", None, str(e)) from None
     from pydeid.voice.frame_select import FramePool
@@ -273,8 +277,12 @@ def run(args):
                                                      f"({len(pool) - 1} dimensions: {len(pool)} speakers)")
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
         if method.frame_pool is not None:
+            tali = None
+            if phones is not None:
+                from pydeid.voice.vtln.phone_classes import PhoneAlignment
+                tali = PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir")
             pool, pool_genders = _frame_pool(args, method, built, world, pool_path.parent / C.FRAME_POOL_NAME,
-                                             progress)
+                                             progress, phones=tali)
         pitch_pool = None
         if method.pitch_pool(built):
             if not args.target_data:

@@ -10,14 +10,15 @@ log-F0 mean and std and smoothed (pydeid.voice.vtln.f0_contour); timing and voic
 kNN-VC (Baas et al. 2023) with Whisper's or CPU features instead of WavLM's and WORLD instead of a neural vocoder.
 
 Modules: features (coding, mel-cepstral content), whisper_content (the Whisper encoder feature), pool (the
-matching set, FramePool), match (the kNN), core (params, transformer). Targets are chosen by
+matching set, FramePool), match (the kNN), segments (`match: segments`: whole aligned phones taken from the
+target, where phone alignments exist), core (params, transformer). Targets are chosen by
 pydeid.voice.target_selection (default per_gender_pseudo: one consistent target per gender, the setting where an
 output made of target frames leaves the attacker least)."""
 
 from ..method import VoiceMethod
 from ..target_modes import MODES as TARGET_SELECTIONS
-from .core import (DEFAULT_FRAME_PERIOD, FrameSelectParams, FrameSelectTransformer, build_frame_select, build_pool,
-                   draw_frame_select)
+from .core import (DEFAULT_FRAME_PERIOD, MATCHES, FrameSelectParams, FrameSelectTransformer, build_frame_select, build_pool,
+                   draw_frame_select, frame_phones, needs_phones)
 from .pool import FramePool
 
 
@@ -33,7 +34,7 @@ METHOD = VoiceMethod(
     summary="each frame replaced by the average of the k target-pool frames nearest in content (speaker-normalised "
             "mel-cepstra and/or Whisper encoder frames: kNN-VC on CPU), F0 mapped to the target's and smoothed",
     frame_period=DEFAULT_FRAME_PERIOD, gendered=True,
-    config_keys={"target_gender": ("same", "any"), "target_selection": TARGET_SELECTIONS},
-    frame_pool=build_pool)
+    config_keys={"target_gender": ("same", "any"), "target_selection": TARGET_SELECTIONS, "match": MATCHES},
+    frame_pool=build_pool, phone_classes=needs_phones)
 
-__all__ = ["METHOD", "FramePool", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select"]
+__all__ = ["METHOD", "FramePool", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select", "frame_phones"]
