@@ -5,7 +5,8 @@
 #   vtln: every output in ONE pass (each utterance analysed once; steps/transform_voice_vtln_outputs.sh), a
 #         <strategy>_<variant> output with the config conf/voice/vtln_<variant>.yaml, phone-class configs aligned
 #         into --phone-ali-root first
-#   voicemask, mcadams, frame_select: one steps/transform_voice.sh run per output (strategy "-": the method's default)
+#   voicemask, mcadams, frame_select: one steps/transform_voice.sh run per output (strategy "-": the method's default);
+#         a frame_select config with match segments aligned into --phone-ali-root first
 #
 # Usage: steps/convert_voice.sh [options] <method> <in-data> [<strategy>:<seed>:<out-data> ...]
 #   <method>: voicemask | vtln | mcadams | frame_select (pydeid transform-voice checks it); <strategy>: vtln 1 | 2 | 3 [_<variant>],
@@ -17,7 +18,8 @@
 #   --frame-target-data "" frame_select: the target voices and their matching set (required by frame_select)
 #   --pool-file exp/voice/vtln_pool_s{seed}.npz   vtln: the target pool shared by the runs of a seed
 #   --max-targets 100      vtln: target pool size (-T)
-#   --phone-ali-root exp/align_ph   vtln with classes phones: where the input and target voices are aligned
+#   --phone-ali-root exp/align_ph   vtln with classes phones, frame_select with match segments: where the input
+#                          and target voices are aligned (steps/align_phones_for_vtln.sh, skipped when current)
 set -euo pipefail
 
 nj=1
@@ -56,6 +58,18 @@ fi
 if [ "$method" = frame_select ] && [ -z "$frame_target_data" ]; then
   echo "$0: frame_select needs --frame-target-data (the target voices)" >&2; exit 1
 fi
+ali=()   # frame_select with match segments: the phone alignments of the input and of the target voices
+if [ "$method" = frame_select ]; then
+  fconf=${voice_config:-conf/voice/frame_select.yaml}
+  if utils/voice_config_needs_phones.sh frame_select "$fconf"; then
+    a=$phone_ali_root/$(basename "$in") ta=$phone_ali_root/$(basename "$frame_target_data")
+    steps/align_phones_for_vtln.sh --nj "$nj" --cmd "$cmd" "$in" "$a"
+    [ "$ta" = "$a" ] || steps/align_phones_for_vtln.sh --nj "$nj" --cmd "$cmd" "$frame_target_data" "$ta"
+    ali=(--ali-dir "$a" --target-ali-dir "$ta")
+  else
+    [ $? -eq 1 ] || exit 1   # a broken config: its one-line error, never "no phones"
+  fi
+fi
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
   utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue   # finished earlier
@@ -63,6 +77,6 @@ for spec in "$@"; do
   [ "$st" = - ] || opts+=(--strategy "$st")
   [ -n "$voice_config" ] && opts+=(--voice-config "$voice_config")
   [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && opts+=(--target-data "$pitch_target_data")
-  [ "$method" = frame_select ] && opts+=(--target-data "$frame_target_data")
+  [ "$method" = frame_select ] && opts+=(--target-data "$frame_target_data" "${ali[@]}")
   steps/transform_voice.sh "${opts[@]}" "$in" "exp/voice/$(basename "$out")" "$out"
 done

@@ -22,9 +22,10 @@
 #   --pool-file ""          vtln: share the target pool between runs (reused when built from the same target
 #                           data, seed, -T and settings; built there otherwise)
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
-#   --ali-dir ""            vtln with classes phones (conf/voice/vtln_ph*.yaml): the phone alignment of <in-data>
+#   --ali-dir ""            vtln with classes phones (conf/voice/vtln_ph*.yaml), frame_select with match segments
+#                           (conf/voice/frame_select_seg.yaml): the phone alignment of <in-data>
 #                           (steps/align.sh --phones true; <ali-dir>/phn_ali/ctm)
-#   --target-ali-dir ""     vtln with classes phones: the phone alignment of --target-data
+#   --target-ali-dir ""     the same options: the phone alignment of --target-data
 #   --f0-method ""          dio (default) | harvest
 #   --frame-period ""       WORLD frame period in ms (default 10 for voicemask, 5 for vtln)
 #   --also ""               vtln: more outputs of the same <in-data> converted in the same pass (each utterance

@@ -20,7 +20,8 @@ import numpy as np
 from .tables import markdown_table
 
 LABEL = {"voicemask": "VoiceMask", "vtln1": "VTLN S1", "vtln2": "VTLN S2", "vtln3": "VTLN S3", "mcadams": "McAdams",
-         "vtln3_ufvphanycmnw": "phone classes (vtln3_ufvphanycmnw)", "frame_select": "frame selection"}
+         "vtln3_ufvphanycmnw": "phone classes (vtln3_ufvphanycmnw)", "frame_select": "frame selection",
+         "frame_selectseg": "frame selection, phone segments (frame_selectseg)"}
 MODEL_LABEL = {"xvector": "x-vector", "ecapa": "ECAPA", "ge2e": "GE2E (pretrained)"}
 FE_LABEL = {"energy": "VAD", "none": "no VAD"}
 # the attack columns: (model, back-end); ECAPA is scored by cosine as in VoicePrivacy 2024; the pretrained GE2E

@@ -36,3 +36,30 @@ def test_tiny_phone_class_conversions(repo_root, tmp_path, recipe_copy):
     plan = json.loads((rec / "exp/voice/test_trial_vtln3_phcmnw/secrets/voice_plan.json").read_text())
     assert plan["params"]["classes"] == "phones" and plan["params"]["warp_scale"] == 0.0
     assert (rec / "exp/voice/vtln_pool_pub_ph_s0.npz").is_file() and not (rec / "exp/voice/vtln_pool_pub_s0.npz").exists()
+
+
+@pytest.mark.slow
+def test_tiny_frame_select_segments(repo_root, tmp_path, recipe_copy):
+    """Stages 0-3 at tiny settings with frame_select:seg (conf/voice/frame_select_seg.yaml, match segments): the
+    phone CTMs of the converted sets and of the target voices (train_xv) exist, every party's data dir exists, the
+    plans hold match segments and the pools the phone labels."""
+    root = SHARED / "speechocean762_adults"
+    if not root.is_dir():
+        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
+                        "--voice-configs", "frame_select:seg", "--same-draws", "false"],
+                       cwd=rec, capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    for s in ("test_trial", "test_enroll", "train_xv", "train_xvc"):
+        ctm = rec / "exp" / "align_ph" / s / "phn_ali" / "ctm"
+        assert ctm.is_file() and any(line.split()[4] == "IY" for line in ctm.read_text().splitlines()), s
+    d = rec / "data"
+    for x in ("test_trial_frame_selectseg", "test_wer_frame_selectseg", "test_enroll_frame_selectseg_a",
+              "train_xv_frame_selectseg_a", "train_xv_frame_selectseg_ps"):
+        assert (d / x / "wav.scp").is_file(), x
+    from pydeid.voice.frame_select import FramePool
+    for x, k in (("test_trial_frame_selectseg", 8), ("train_xv_frame_selectseg_ps", 4)):   # publisher / shifted
+        plan = json.loads((rec / f"exp/voice/{x}/secrets/voice_plan.json").read_text())
+        assert plan["params"]["match"] == "segments" and plan["params"]["k"] == k
+        assert FramePool.load(rec / f"exp/voice/{x}/frame_pool.npz").meta["phones"] is True
