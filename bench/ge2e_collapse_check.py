@@ -12,6 +12,7 @@ under-trained)? Per method, from a finished run of steps/attack.sh (egs/speechoc
   same trials (exp/attack/ge2e_<fe>/semi-informed-pooled_<v>/scores).
 
     python bench/ge2e_collapse_check.py --fe energy --out exp/attack/ge2e_energy/collapse_check.json   (from s5/)
+        [--methods "vtln1 vtln2"]   (the methods checked and pooled; default: every method of the run)
 """
 
 from __future__ import annotations
@@ -22,14 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-VS = ("voicemask", "vtln1", "vtln2", "vtln3", "mcadams", "vtln3_ufvphanycmnw")
+VS = ("voicemask", "vtln1", "vtln2", "vtln3", "mcadams", "vtln3_ufvphanycmnw", "frame_selectseg")
 
 
 def pseudo_voices(plan_path: Path) -> dict:
     if not plan_path.is_file():
         return {"targets": None}
     plan = json.loads(plan_path.read_text())
-    targets = {u: p.get("target") for u, p in plan.get("utt", {}).items() if isinstance(p, dict)}
+    # VTLN's one target per utterance, or a target-based method's list of pool voices (pooled pseudo-speakers)
+    targets = {u: p.get("target") or (tuple(p["targets"]) if p.get("targets") else None)
+               for u, p in plan.get("utt", {}).items() if isinstance(p, dict)}
     targets = {u: t for u, t in targets.items() if t}
     if not targets:
         return {"targets": None, "method": plan.get("method")}
@@ -64,8 +67,9 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--fe", default="energy")
-    ap.add_argument("--runs", default="/work/runs/so762", help="the run whose exp/voice holds the voice plans")
+    ap.add_argument("--runs", default=".", help="the run whose exp/voice holds the voice plans")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--methods", default=" ".join(VS))
     a = ap.parse_args()
     adir = Path(f"exp/attack/ge2e_{a.fe}")
     orig_dir = adir / "xvector_original" / "xvectors_train_xv"
@@ -73,7 +77,7 @@ def main() -> None:
     orig_u2s = read_kaldi_map(orig_dir / "utt2spk")
     out = {"front_end": a.fe, "methods": {}}
     conv = {}
-    for v in VS:
+    for v in a.methods.split():
         d = adir / f"semi-informed_{v}" / "xvectors_train"
         if not (d / "xvector.scp").is_file() or not (d.parent / "scores" / "metrics.json").is_file():
             continue
