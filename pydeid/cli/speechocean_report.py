@@ -7,7 +7,7 @@ HELP = ("egs/speechocean762/s5 report: method x (pocketsphinx WER original/conve
 
 def add_arguments(p):
     p.add_argument("--results", default="RESULTS.md")
-    p.add_argument("--voice-configs", default="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw",
+    p.add_argument("--voice-configs", default="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw frame_select:seg",
                    help="method:strategy pairs, as the recipe's --voice-configs")
     p.add_argument("--lms", default="general train",
                    help="decodings to tabulate, the primary meter first: general and/or train (the corpus LM)")

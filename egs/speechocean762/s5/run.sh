@@ -10,7 +10,7 @@
 #
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
-#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"] [--lms "general train"]
+#            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw frame_select:seg"] [--lms "general train"]
 #            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
 #            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml ge2e:conf/xvector/ge2e.yaml"]
 #            [--front-ends "energy none"] [--ecapa-epochs N]
@@ -115,7 +115,7 @@ front_ends="energy none"  # every attacker's front-end (training, enrolment, tri
 extra_rows_front_end=energy  # the front-end of the extra rows (parameter-shifted, informed-same-draws; the first
                              # attacker of --attackers only)
 attacker_extra_data=      # vctk: the VCTK sample's speakers join every attacker's training data
-voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw"   # <method>:<strategy|variant|vtlnN> (stage 3); the last: phone classes, the best trade-off on real voices (bench/results/voice_real_unvoiced.md)
+voice_configs="voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw frame_select:seg"   # <method>:<strategy|variant|vtlnN> (stage 3); phone classes (bench/results/voice_real_unvoiced.md) and frame selection by phone segments (conf/voice/frame_select_seg.yaml; bench/results/voice_frame_select.md): the two best trade-offs on real voices, both need transcripts
 shifted_variant=_b       # parameter-shifted values: conf/voice/<method>_shifted$shifted_variant.yaml ("" = the mini's)
 vtln_shift_targets=10     # parameter-shifted VTLN: target pool size -T (the publisher uses all train speakers)
 shifted_configs=all       # the --voice-configs entries that get the parameter-shifted attacker (all, or a list)
