@@ -13,22 +13,34 @@ import pytest
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 
 
-@pytest.mark.slow
-def test_tiny_phone_class_conversions(repo_root, tmp_path, recipe_copy):
-    """Stages 0-3 at tiny settings with vtln:3_phcmnw: the phone CTMs of test_trial, test_enroll, train_xvc and
-    train_vtln exist, every converted party's data dir exists, the plans hold the phone-class options, the pool
-    is the phone-class pool (~1.5 CPU-min)."""
+def _tiny_stage3(recipe_copy, tmp_path, *options) -> Path:
+    """Stages 0-3 of a private copy of the speechocean762 recipe at tiny settings; the copy's path, after checking
+    that every set it converts, and the target voices, hold a phone CTM with real phones in it."""
     root = SHARED / "speechocean762_adults"
     if not root.is_dir():
         pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
     rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
-                        "--voice-configs", "vtln:3_phcmnw", "--same-draws", "false", "--shifted-configs", ""],
-                       cwd=rec, capture_output=True, text=True, timeout=1800)
+                        "--same-draws", "false", *options], cwd=rec, capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    for s in ("test_trial", "test_enroll", "train_xvc", "train_vtln"):
+    return rec
+
+
+def _has_phones(rec: Path, sets) -> None:
+    for s in sets:
         ctm = rec / "exp" / "align_ph" / s / "phn_ali" / "ctm"
         assert ctm.is_file() and any(line.split()[4] == "IY" for line in ctm.read_text().splitlines()), s
+
+
+@pytest.mark.slow
+def test_tiny_phone_class_conversions(repo_root, tmp_path, recipe_copy):
+    """Stages 0-3 at tiny settings with vtln:3_phcmnw: the phone CTMs of test_trial, test_enroll, train_xv and
+    train_vtln exist, every converted party's data dir exists, the plans hold the phone-class options, the pool
+    is the phone-class pool (~1.5 CPU-min)."""
+    rec = _tiny_stage3(recipe_copy, tmp_path, "--voice-configs", "vtln:3_phcmnw", "--shifted-configs", "")
+    _has_phones(rec, ("test_trial", "test_enroll", "train_xv", "train_vtln"))
+    # no party converts train_xvc here (no informed-same-draws, no parameter-shifted row): nothing aligns it
+    assert not (rec / "exp" / "align_ph" / "train_xvc").exists()
     d = rec / "data"
     for x in ("test_trial_vtln3_phcmnw", "test_wer_vtln3_phcmnw", "test_enroll_vtln3_phcmnw_a",
               "train_xv_vtln3_phcmnw_a"):
@@ -43,17 +55,8 @@ def test_tiny_frame_select_segments(repo_root, tmp_path, recipe_copy):
     """Stages 0-3 at tiny settings with frame_select:seg (conf/voice/frame_select_seg.yaml, match segments): the
     phone CTMs of the converted sets and of the target voices (train_xv) exist, every party's data dir exists, the
     plans hold match segments and the pools the phone labels."""
-    root = SHARED / "speechocean762_adults"
-    if not root.is_dir():
-        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
-    rec = recipe_copy("speechocean762", tmp_path / "s5")
-    p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--nj", "1", "--stop-stage", "3",
-                        "--voice-configs", "frame_select:seg", "--same-draws", "false"],
-                       cwd=rec, capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    for s in ("test_trial", "test_enroll", "train_xv", "train_xvc"):
-        ctm = rec / "exp" / "align_ph" / s / "phn_ali" / "ctm"
-        assert ctm.is_file() and any(line.split()[4] == "IY" for line in ctm.read_text().splitlines()), s
+    rec = _tiny_stage3(recipe_copy, tmp_path, "--voice-configs", "frame_select:seg")
+    _has_phones(rec, ("test_trial", "test_enroll", "train_xv", "train_xvc"))
     d = rec / "data"
     for x in ("test_trial_frame_selectseg", "test_wer_frame_selectseg", "test_enroll_frame_selectseg_a",
               "train_xv_frame_selectseg_a", "train_xv_frame_selectseg_ps"):
