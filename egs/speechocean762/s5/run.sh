@@ -40,7 +40,8 @@
 #      all of train_xv (data/train_xv_<v>_a) with the attacker's own seed (seed+1; lazy-informed, semi-informed);
 #      enrollment + train_xvc with the publisher's seed (data/*_<v>_p: informed-same-draws) and with shifted
 #      parameters and seed+2 (_ps: parameter-shifted: conf/voice/*_shifted.yaml, VTLN pool size -T --vtln-shift-targets); VTLN
-#      targets: the train speakers (same gender), modelled on data/train_vtln; data/vctk with the publisher's
+#      targets: the train speakers (same gender), modelled on data/train_vtln; frame selection's matching set: all of
+#      data/train_xv (phone alignments of every set it converts in exp/align_ph); data/vctk with the publisher's
 #      seed (--vctk-table) and, for --attacker-extra-data vctk, with the attackers' seeds and parameters
 #   4  masking of every converted utility set (tagged words silenced, removed from the text) + verify-masking
 #   4b (--neutral-corpus true) the neutral corpus of the utility subset in both modes, from the stage-2 tags and the
