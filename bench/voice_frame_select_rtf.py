@@ -12,7 +12,7 @@ from pydeid.io import DataDir
 from pydeid.voice.configs import load_config
 from functools import partial
 
-from pydeid.voice.frame_select import FramePool, FrameSelectTransformer, build_frame_select, build_pool, frame_phones
+from pydeid.voice.frame_select import FramePool, FrameSelectTransformer, build_frame_select, build_pool
 from pydeid.voice.vtln.phone_classes import PhoneAlignment
 from pydeid.voice.world import WorldConfig
 
@@ -37,7 +37,7 @@ nv = p.pool_voices if p.target_selection == "pooled_pseudo" else 1
 
 
 def phones(u):
-    return partial(frame_phones, ali, u, 10.0) if ali is not None else None
+    return partial(ali.frame_phones, u, 10.0) if ali is not None else None
 
 
 x0 = d.load_audio(d.utts[0])

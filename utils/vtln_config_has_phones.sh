@@ -7,11 +7,4 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "Usage: $0 <vtln-config.yaml>" >&2; exit 2; }
 # a screening variant named by its old path is found in conf/voice/tuning/ (utils/voice_config.sh)
 [ -f "$1" ] || [ -f "$(dirname "$1")/tuning/$(basename "$1")" ] || { echo "$0: $1: no such VTLN config" >&2; exit 2; }
-python3 -c 'import sys
-from pydeid.io import FormatError
-from pydeid.voice.vtln.phone_classes import config_has_phone_classes
-try:
-    sys.exit(0 if config_has_phone_classes(sys.argv[1]) else 1)
-except FormatError as e:
-    print(f"{sys.argv[2]}: {e}", file=sys.stderr)
-    sys.exit(2)' "$1" "$0"
+exec "$(dirname "$0")/voice_config_needs_phones.sh" vtln "$1"   # the one check of every method

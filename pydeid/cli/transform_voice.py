@@ -61,8 +61,8 @@ def add_arguments(p):
                    help="convert part, vtln: also write the output planned in EXP_DIR (its own --part plan run on "
                         "the same in-data) in the same pass: each utterance is analysed once for all outputs")
     p.add_argument("--ali-dir", default=None,
-                   help="vtln with classes phones, frame_select with match segments: the phone alignment of in-data (steps/align.sh --phones true; "
-                        "<dir>/phn_ali/ctm)")
+                   help="vtln with classes phones, frame_select with match segments: the phone alignment of "
+                        "in-data (steps/align.sh --phones true; <dir>/phn_ali/ctm)")
     p.add_argument("--target-ali-dir", default=None,
                    help="vtln with classes phones, frame_select with match segments: the phone alignment of "
                         "--target-data (builds the pool)")
@@ -109,18 +109,18 @@ _PHONE_OPTION = {"vtln": "classes phones", "frame_select": "match segments"}   #
 
 
 def _phone_alignment(args, in_dir):
-    """classes phones (vtln) or match segments (frame_select): the PhoneAlignment of in-data (--ali-dir), covering every utterance; the plan part also
-    needs --target-ali-dir. A missing option or file is one line naming it."""
+    """classes phones (vtln) or match segments (frame_select): the PhoneAlignment of in-data (--ali-dir), covering
+    every utterance; the plan part also needs --target-ali-dir. A missing option or file is one line naming it."""
     import logging
 
     from pydeid.io import DataDir, UsageError
     from pydeid.voice.vtln.phone_classes import PhoneAlignment
-    where = args.config or "--config"
+    where = f"{args.config or '--config'}: {args.method} {_PHONE_OPTION.get(args.method, '')}"
     if not args.ali_dir:
-        raise UsageError("--ali-dir", f"{where}: {args.method} {_PHONE_OPTION.get(args.method, '')} needs the phone alignment of {in_dir} (steps/align.sh "
+        raise UsageError("--ali-dir", f"{where} needs the phone alignment of {in_dir} (steps/align.sh "
                                       f"--phones true <data> en-us <ali-dir>; --ali-dir <ali-dir>)")
     if args.part in ("all", "plan") and not args.target_ali_dir:
-        raise UsageError("--target-ali-dir", f"{where}: {args.method} {_PHONE_OPTION.get(args.method, '')} needs the phone alignment of the target data "
+        raise UsageError("--target-ali-dir", f"{where} needs the phone alignment of the target data "
                                              f"{args.target_data} (--target-ali-dir)")
     ali = PhoneAlignment.read(args.ali_dir, "--ali-dir")
     utts = DataDir.read(args.split_data).utts if args.split_data else DataDir.read(in_dir).utts
@@ -162,15 +162,17 @@ def _target_selection(args, method, conf: dict) -> str | None:
     return mode
 
 
-def _frame_pool(args, method, params, world, path, progress, phones=None):
+def _frame_pool(args, method, params, world, path, progress, with_phones=False):
     """(pool speakers, their genders) of a frame-pool method, building its matching set into `path` (kept on
-    --resume); phones: the PhoneAlignment of --target-data (match segments)."""
+    --resume); with_phones: with the phone alignment of --target-data (match segments)."""
     from pydeid.io import DataDir, FormatError, UsageError
     from pydeid.voice import convert as C
+    from pydeid.voice.vtln.phone_classes import PhoneAlignment
     if not args.target_data:
         raise UsageError("--target-data", f"--method {args.method} needs the data dir of the target speakers")
     td = DataDir.read(args.target_data)
     if not (args.resume and path.exists()):
+        phones = PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir") if with_phones else None
         speakers = C.choose_pool(td.speakers, args.max_targets, args.seed)
         try:
             method.frame_pool(args.target_data, speakers, params, world, progress, phones=phones).save(path)
@@ -277,12 +279,8 @@ def run(args):
                                                      f"({len(pool) - 1} dimensions: {len(pool)} speakers)")
             pool_genders = C.speaker_genders(DataDir.read(args.target_data))
         if method.frame_pool is not None:
-            tali = None
-            if phones is not None:
-                from pydeid.voice.vtln.phone_classes import PhoneAlignment
-                tali = PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir")
             pool, pool_genders = _frame_pool(args, method, built, world, pool_path.parent / C.FRAME_POOL_NAME,
-                                             progress, phones=tali)
+                                             progress, with_phones=phones is not None)
         pitch_pool = None
         if method.pitch_pool(built):
             if not args.target_data:

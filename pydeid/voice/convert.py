@@ -306,7 +306,8 @@ def convert_utterances(full: DataDir, utts: list[str], plan: dict, wav_dir: Path
             else:
                 extra = {}
                 if m.frame_pool is not None and m.phone_classes(plan["params"]):   # match segments: the frames' phones
-                    extra["phones"] = partial(_frame_phones, phones, u, world.frame_period)
+                    # (none given: the transformer refuses in one line naming --ali-dir)
+                    extra["phones"] = None if phones is None else partial(phones.frame_phones, u, world.frame_period)
                 try:
                     y = tr.transform(full.load_audio(u), 16000, draw=draw, **extra)
                 except ValueError as e:   # e.g. a plan naming a target the pool lacks
@@ -334,14 +335,6 @@ def _speaker_fit_features(full: DataDir, fit_utts: list[str], world: WorldConfig
             return None
         feats[u] = f
     return feats
-
-
-def _frame_phones(phones, utt: str, frame_period: float, n_frames: int):
-    """The aligned phone of every frame of `utt` (frame selection's match segments)."""
-    from .frame_select import frame_phones
-    if phones is None:
-        raise ValueError("match segments needs the phone alignment of the converted set (--ali-dir)")
-    return frame_phones(phones, utt, frame_period, n_frames)
 
 
 def _frame_classes(phones, utt: str, feats):

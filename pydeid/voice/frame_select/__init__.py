@@ -17,8 +17,8 @@ output made of target frames leaves the attacker least)."""
 
 from ..method import VoiceMethod
 from ..target_modes import MODES as TARGET_SELECTIONS
-from .core import (DEFAULT_FRAME_PERIOD, MATCHES, FrameSelectParams, FrameSelectTransformer, build_frame_select, build_pool,
-                   draw_frame_select, frame_phones, needs_phones)
+from .core import (DEFAULT_FRAME_PERIOD, MATCHES, FrameSelectParams, FrameSelectTransformer, build_frame_select,
+                   build_pool, draw_frame_select, needs_phones)
 from .pool import FramePool
 
 
@@ -37,4 +37,4 @@ METHOD = VoiceMethod(
     config_keys={"target_gender": ("same", "any"), "target_selection": TARGET_SELECTIONS, "match": MATCHES},
     frame_pool=build_pool, phone_classes=needs_phones)
 
-__all__ = ["METHOD", "FramePool", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select", "frame_phones"]
+__all__ = ["METHOD", "FramePool", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select"]

@@ -110,7 +110,7 @@ def build_pool(target_data, speakers: list[str], params: FrameSelectParams, worl
         if phones is None:
             raise ValueError("match segments needs the phone alignment of the target data (--target-ali-dir)")
         phones.check_covers([u for s in speakers for u in spk2utt[s][:params.max_utts]])
-        labels = {s: [partial(frame_phones, phones, u, world.frame_period) for u in spk2utt[s][:params.max_utts]]
+        labels = {s: [partial(phones.frame_phones, u, world.frame_period) for u in spk2utt[s][:params.max_utts]]
                   for s in speakers}
     prog = None
     if progress:
@@ -119,12 +119,6 @@ def build_pool(target_data, speakers: list[str], params: FrameSelectParams, worl
     return FramePool.build(utts, world, params.n_mcep, params.n_content, params.delta_weight, progress=prog,
                            content_kind=params.content, whisper_model=params.whisper_model,
                            whisper_weight=params.whisper_weight, phone_labels=labels, ap_bands=params.ap_bands)
-
-
-def frame_phones(phones, utt: str, frame_period: float, n_frames: int) -> np.ndarray:
-    """(n_frames,) aligned phone index of each frame of `utt` (-1: none) from a PhoneAlignment."""
-    ph = phones.frame_classes(utt, n_frames, frame_period).phones
-    return np.full(n_frames, -1, dtype=np.int64) if ph is None else np.asarray(ph, dtype=np.int64)
 
 
 def _level(out_c0: np.ndarray, src_c0: np.ndarray, voiced: np.ndarray, level: str) -> np.ndarray:
@@ -234,4 +228,4 @@ class FrameSelectTransformer:
 
 
 __all__ = ["DEFAULT_FRAME_PERIOD", "FrameSelectParams", "FrameSelectTransformer", "build_frame_select",
-           "build_pool", "draw_frame_select", "frame_phones", "needs_phones"]
+           "build_pool", "draw_frame_select", "needs_phones"]

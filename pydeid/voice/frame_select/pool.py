@@ -50,8 +50,7 @@ class FramePool:
             for i, wav in enumerate(wavs):
                 f = analyze(wav, 16000, world)
                 if labellers is not None:
-                    lab = labellers[i](len(f.f0))
-                    ph.append(np.full(len(f.f0), -1, np.int16) if lab is None else np.asarray(lab, np.int16))
+                    ph.append(np.asarray(labellers[i](len(f.f0)), np.int16))
                 fft_size = (f.sp.shape[1] - 1) * 2
                 fr.append(code_frames(f, n_mcep, ap_bands))
                 f0s.append(f.f0)

@@ -151,6 +151,12 @@ class PhoneAlignment:
         out.phones = ph if labels is not None or not self.segments.get(utt) else None
         return out
 
+    def frame_phones(self, utt: str, frame_period_ms: float, n_frames: int) -> np.ndarray:
+        """(n_frames,) aligned phone (index in PHONES) of each WORLD frame of `utt`, -1 where none (frame
+        selection's match segments)."""
+        ph = self.frame_classes(utt, n_frames, frame_period_ms).phones
+        return np.full(n_frames, -1, dtype=np.int64) if ph is None else np.asarray(ph, dtype=np.int64)
+
 
 def phone_speaker_model(features_and_classes, min_frames: int = DEFAULT_MIN_FRAMES):
     """A pydeid.voice.vtln.SpeakerModel whose classes are CLASSES (module docstring): features_and_classes yields
