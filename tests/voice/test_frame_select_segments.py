@@ -15,7 +15,7 @@ from pydeid.voice.frame_select.segments import SegmentIndex, runs, select_segmen
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_phone_classes import _cycle_ctm  # noqa: E402
-from test_voice_cli import cli, src_dir, tgt_dir  # noqa: E402,F401 (fixtures)
+from test_voice_cli import all_text, check_output_corpus, cli, src_dir, tgt_dir  # noqa: E402,F401 (fixtures)
 
 CYCLE = [-1, 3, 7, 1, 9, 4, 8]   # phone indices of hand-made labels, -1 = no phone (silence)
 
@@ -143,8 +143,16 @@ def test_cli_match_segments(src_dir, tgt_dir, tmp_path, repo_root):  # noqa: F81
     assert r.returncode != 0 and "--target-ali-dir" in r.stderr.strip().splitlines()[-1]
     run("seg", conf, "--ali-dir", src_ali, "--target-ali-dir", tgt_ali)
     run("frm", fconf)
-    plan = json.loads((tmp_path / "exp_seg" / "secrets" / "voice_plan.json").read_text())
+    plan = check_output_corpus(src_dir, tmp_path / "seg", tmp_path / "exp_seg")   # no original path, plan secret
     assert plan["params"]["match"] == "segments"
+    # nothing of the target pool in the output: no matching set, no alignment, no target speaker or audio path
+    out_files = [q.name for q in (tmp_path / "seg").rglob("*")]
+    assert "frame_pool.npz" not in out_files and "ctm" not in out_files
+    from pydeid.io import DataDir
+    tgt = DataDir.read(tgt_dir)
+    text = all_text(tmp_path / "seg")
+    assert not any(spk in text for spk in tgt.speakers)
+    assert not any(w in text for w in tgt.wav_scp.values())
     from pydeid.voice.frame_select import FramePool
     assert FramePool.load(tmp_path / "exp_seg" / "frame_pool.npz").meta["phones"] is True
     frm = json.loads((tmp_path / "exp_frm" / "secrets" / "voice_plan.json").read_text())
