@@ -1,9 +1,12 @@
 """egs/speechocean762/s5 stage 4b at tiny size with its defaults: the default detectors tag the test set, the neutral
-corpus is built in both modes from the publisher's conversion, both leak checks pass, no original entity word of any
-utterance is left in either text, the published dirs hold no original id or gender file, and the table gives each mode's WER with a speaker-bootstrap interval."""
+corpus is built in both modes from the publisher's conversion (frame selection by phone segments, the default
+--neutral-voice), both leak checks pass, no original entity word of any utterance is left in either text, the
+published dirs hold no original id, no id of a target voice, no gender file and nothing of the conversion's secrets
+(plan, matching set, alignments), and the table gives each mode's WER with a speaker-bootstrap interval."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -36,10 +39,17 @@ def test_tiny_neutral_corpus_both_modes(repo_root, tmp_path, recipe_copy):
     src = read_kaldi_map(data / "test_neutral_src" / "utt2spk")
     exp = rec / "exp" / "neutral"
     from pydeid.io.id_leaks import find_id_leaks, ids_of_data_dir
+    conv = data / "test_neutral_src_frame_selectseg"   # the default --neutral-voice frame_select:seg
+    plan = json.loads((rec / "exp/voice/test_neutral_src_frame_selectseg/secrets/voice_plan.json").read_text())
+    assert plan["params"]["match"] == "segments" and (conv / "wav.scp").is_file()
+    targets = {t for e in plan["utt"].values() for t in e["targets"]}
+    assert targets and targets <= set(read_kaldi_map(data / "train_xv" / "spk2utt"))   # train voices, not test
     for mode, work in (("silence", exp / "silence" / "masked"), ("spoken", exp / "spoken" / "filled")):
         d = data / f"test_neutral_{mode}"
         # the published dir: pseudonymous ids only, no gender file, the same number of utterances as its working dir
         assert find_id_leaks(d, ids_of_data_dir(data / "test_neutral_src")) == [], mode
+        assert find_id_leaks(d, ids_of_data_dir(data / "train_xv")) == [], mode   # nor a target voice's ids
+        assert not [p for p in d.rglob("*") if p.suffix in (".npz", ".json") or p.name in ("ctm", "voice_plan.json")]
         assert not [p.name for p in d.iterdir() if "gender" in p.name or p.suffix == ".conll"], mode
         assert len(read_kaldi_map(d / "utt2spk")) == len(read_kaldi_map(work / "utt2spk"))
         text = read_kaldi_map(work / "text", require_value=False)

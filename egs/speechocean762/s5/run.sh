@@ -11,7 +11,7 @@
 #   ./run.sh [--stage N] [--stop-stage M] [--corpus-root DIR] [--size default|tiny] [--nj 2] [--seed 0]
 #            [--attacker-extra-data ""|vctk] [--vctk-table true] [--general-lm true] [--corpus-lm true]
 #            [--voice-configs "voicemask:- vtln:1 vtln:2 vtln:3 mcadams:- vtln:3_ufvphanycmnw frame_select:seg"] [--lms "general train"]
-#            [--espnet true] [--neutral-voice vtln:3] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
+#            [--espnet true] [--neutral-voice frame_select:seg] [--asr-max-epoch N] [--lm-max-epoch N] [--per true]
 #            [--attackers "xvector:conf/xvector/mini.yaml ecapa:conf/xvector/ecapa_mini.yaml ge2e:conf/xvector/ge2e.yaml"]
 #            [--front-ends "energy none"] [--ecapa-epochs N]
 #   --voice-configs: <method>:<strategy> for vtln, or <strategy>_<variant> (conf/voice/vtln_<variant>.yaml, the
@@ -131,7 +131,7 @@ vctk_table=false          # the pocketsphinx table of the VCTK sample (original 
 same_draws=true           # the extra informed-same-draws row (the attacker converts with the publisher's seed)
 espnet=false              # stage 5b: ESPnet ASR trained on original and on neutral training data (off by default:
                           # beyond the 30-minute budget, see RESULTS.md for its CPU time)
-neutral_voice=vtln:3      # the published method of the neutral training data (one of --voice-configs, no chain)
+neutral_voice=frame_select:seg   # the published voices (stage 4b, and 5b's neutral training data: one of --voice-configs there; no chain): the strongest against the semi-informed attacker (README)
 asr_config=conf/asr/small.yaml
 asr_max_epoch=15          # the mini recipe's 15 of the small tier's 20 epochs; empty: the config's; tiny: 2
 lm_config=conf/asr/lm.yaml
@@ -247,8 +247,8 @@ if $espnet; then
 fi
 if $neutral_corpus; then
   case ${neutral_voice%%:*}:${neutral_voice#*:} in
-    vtln:[123]|vtln:[123]_*|voicemask:*|mcadams:*) ;;
-    *) echo "$0: --neutral-voice $neutral_voice: expected vtln:<1|2|3>[_variant], voicemask:<variant|-> or mcadams:<variant|->" >&2; exit 1 ;;
+    vtln:[123]|vtln:[123]_*|voicemask:*|mcadams:*|frame_select:*) ;;
+    *) echo "$0: --neutral-voice $neutral_voice: expected vtln:<1|2|3>[_variant], voicemask:<variant|->, mcadams:<variant|-> or frame_select:<variant|->" >&2; exit 1 ;;
   esac
   [[ ${neutral_voice#*:} == *vtln[123]* ]] &&
     { echo "$0: --neutral-voice $neutral_voice: a chained conversion cannot be the neutral voice" >&2; exit 1; }
