@@ -141,3 +141,36 @@ def test_mask_words_leaves_no_temp_file_inside_the_published_dir(repo_root, work
     r = _step(repo_root, work, "steps/mask_words.sh", "data/src", "data/src/tags.conll", "data/src/words.ctm",
               "exp/mask/out", "data/out2")
     assert r.returncode == 1 and "exp/mask/out holds the secrets and logs of" in r.stderr
+
+
+def test_make_neutral_masks_again_when_the_voices_change(repo_root, work):
+    """The published corpus of a rerun with OTHER voices (another method into another converted dir, the same exp
+    dir and corpus) is made from the new voices: the masked working dir is made again, not resumed from the old
+    voices' audio (which the run would otherwise publish under the new voices' name)."""
+    import numpy as np
+    import soundfile as sf
+
+    def run(method):
+        args = ("steps/make_neutral.sh", "--voice", f"{method}:-", "--source-data", "data/src", "--seed", "3",
+                f"data/src_{method}", "data/src/tags.conll", "data/src/words.ctm", "exp/mask/src", "data/src_neutral")
+        r = _step(repo_root, work, *args)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return r
+
+    def close_to(masked, conv):   # the masked audio is the conversion's outside the silenced words (most of these
+        # short utterances is a silenced name and its pauses)
+        m = DataDir.read(work / masked)
+        c = DataDir.read(work / conv)
+        return [float(np.mean(np.abs(sf.read(m.wav_scp[u])[0] - sf.read(c.wav_scp[u])[0]) < 1e-4)) for u in m.utts]
+
+    run("mcadams")
+    assert min(close_to("exp/mask/src/masked", "data/src_mcadams")) > 0.3
+    published = {p.name: p.read_bytes() for p in (work / "data/src_neutral/wav").iterdir()}
+    r = run("voicemask")
+    assert "made from other inputs: removed, made again" in r.stderr, r.stderr
+    assert min(close_to("exp/mask/src/masked", "data/src_voicemask")) > 0.3
+    assert max(close_to("exp/mask/src/masked", "data/src_mcadams")) < 0.1
+    again = {p.name: p.read_bytes() for p in (work / "data/src_neutral/wav").iterdir()}
+    assert again.keys() == published.keys() and not any(again[k] == published[k] for k in again)
+    r = run("voicemask")   # the same voices: resumed, nothing made again
+    assert "made again" not in r.stderr

@@ -72,7 +72,7 @@
 #   5b (--espnet true) the ESPnet ASR as the mini recipe trains it (conf/asr/small.yaml CTC + character LSTM LM of
 #      its own transcripts) on the ORIGINAL training speakers (data/train minus --asr-dev-per-spk utterances per
 #      speaker held out for validation) and on the NEUTRAL training data (the same utterances converted with
-#      --neutral-voice by the publisher, --seed, VTLN targets as in stage 3; the words tagged by the grammars
+#      --neutral-voice by the publisher, --seed, targets as in stage 3; the words tagged by the grammars
 #      silenced and removed, word times from a pocketsphinx alignment of the tagged utterances; verify-masking),
 #      each decoded on the utility subset: original, converted (--neutral-voice), converted-and-masked
 #   6  attacks, for every attacker of --attackers (x-vector: PLDA + cosine; ECAPA-TDNN: cosine + PLDA) and every
