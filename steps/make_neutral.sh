@@ -47,7 +47,7 @@ if [ $# -ne 5 ]; then
   exit 1
 fi
 conv=$1 tagfile=$2 ctm=$3 dir=$4 out=$5
-
+. utils/recipe.sh   # done_ok
 
 case $publish in true|false) ;; *) echo "$0: --publish '$publish': expected true or false" >&2; exit 1;; esac
 # one key per secret dir: every data dir of a corpus published with it gets the same speaker pseudonyms
@@ -67,9 +67,10 @@ if [ -n "$voice" ]; then
 fi
 masked=$out
 $publish && masked=$dir/masked   # the working dir: original ids, never published
-# always called: it resumes a finished dir in seconds, and refuses one masked from other audio, tags or times
-# (a rerun after the voices changed must not publish the old voices' audio)
-steps/mask_words.sh --tags "$tags" --seed "$mseed" --on-untimed "$on_untimed" --nj "$nj" \
+# a finished working dir is kept unless the voices changed since (the old voices' audio is never published
+# under the new voices' name): then it is made again
+utils/redo_on_new_inputs.sh "$dir/inputs" "$masked" --data "$conv"
+done_ok "$masked" || steps/mask_words.sh --tags "$tags" --seed "$mseed" --on-untimed "$on_untimed" --nj "$nj" \
   --cmd "$cmd" "$conv" "$tagfile" "$ctm" "$dir" "$masked"
 steps/verify_masking.sh --tags "$tags" ${source_data:+--orig-data "$source_data"} --results "$results" --name "$name" \
   --fail-on-leak "$fail_on_leak" "$masked" "$tagfile" "$ctm" "$dir/verify"

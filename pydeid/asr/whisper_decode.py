@@ -71,8 +71,15 @@ def _read_journal(path: Path, settings: dict) -> dict[str, dict]:
 
 
 def _wav_key(d: DataDir, utt: str) -> str:
+    """What a journal record was decoded from: the audio entry, and for a plain file its size and modification
+    time (a set masked or converted again under the same paths must be decoded again, not read from the journal)."""
     spec, start, end = d.audio_spec(utt)
-    return spec if start is None else f"{spec} {start} {end}"
+    key = spec if start is None else f"{spec} {start} {end}"
+    try:
+        st = os.stat(spec)
+    except OSError:   # a command or an ark offset: its text only
+        return key
+    return f"{key} @{st.st_size}:{st.st_mtime_ns}"
 
 
 def decode_data_dir(data, out_dir, model: str = "tiny.en", beam_size: int = 5, cpu_threads: int = 1,

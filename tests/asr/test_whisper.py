@@ -295,3 +295,34 @@ def test_identical_audio_of_another_condition_is_not_decoded_again(real_data, de
     info = json.loads((tmp_path / "dec" / "decode_whisper.json").read_text())
     assert info["copied_same_audio"] == 6 and info["cpu_seconds_spent"] == 0.0
     assert (tmp_path / "dec" / "text").read_text() == (decoded / "text").read_text()
+
+
+def test_audio_changed_under_the_same_path_is_decoded_again(real_data, decoded, tmp_path):
+    """A set masked or converted again writes new audio under the same paths: the journal's record of the old
+    audio is not taken for it (it was: a neutral set's WER measured the previous voices)."""
+    import soundfile as sf
+    from pydeid.io import DataDir
+    d = DataDir.read(real_data)
+    data = tmp_path / "data"
+    (data / "wav").mkdir(parents=True)
+    keep = VCTK[:2]
+    wav = {}
+    for u in keep:
+        x, sr = sf.read(d.wav_scp[u])
+        sf.write(data / "wav" / f"{u}.wav", x, sr)
+        wav[u] = str(data / "wav" / f"{u}.wav")
+    sub = d.subset(keep)
+    sub.wav_scp = wav
+    sub.write(data)
+    dec = tmp_path / "dec"
+    run = lambda: subprocess.run(["steps/decode_whisper.sh", str(data), str(dec)],   # noqa: E731
+                                 capture_output=True, text=True, cwd=REPO, env=_env())
+    assert run().returncode == 0
+    first = (dec / "text").read_text()
+    x, sr = sf.read(wav[keep[1]])
+    sf.write(wav[keep[1]], x[: len(x) // 2], sr)   # the same path, other audio (its first half)
+    os.utime(data / "wav.scp")   # the data dir's tables unchanged in content, newer than the journal
+    assert run().returncode == 0
+    again = dict(ln.split(" ", 1) for ln in (dec / "text").read_text().splitlines())
+    was = dict(ln.split(" ", 1) for ln in first.splitlines())
+    assert again[keep[0]] == was[keep[0]] and len(again[keep[1]].split()) < len(was[keep[1]].split())
