@@ -104,7 +104,8 @@ def test_stage_times_order_5b(tmp_path):
 ])
 def test_espnet_options_are_checked(repo_root, tmp_path, args, message, recipe_copy):
     rec = recipe_copy("speechocean762", tmp_path / "s5")
-    p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3", "--espnet", "true", *args, "--stop-stage", "0"],
+    p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3", "--espnet", "true", "--neutral-voice", "vtln:3", *args,
+                        "--stop-stage", "0"],
                        cwd=rec, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
     assert not (rec / "data").exists()
