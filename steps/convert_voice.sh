@@ -70,9 +70,20 @@ if [ "$method" = frame_select ]; then
     [ $? -eq 1 ] || exit 1   # a broken config: its one-line error, never "no phones"
   fi
 fi
+cfg=${voice_config:-conf/voice/$method.yaml}
+inputs=(--data "$in" --value "$method")   # what a finished output was made from (besides its strategy and seed)
+[ -f "$cfg" ] && inputs+=(--file "$cfg")
+[ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && inputs+=(--data "$pitch_target_data")
+[ "$method" = frame_select ] && inputs+=(--data "$frame_target_data")
+for a in "${ali[@]}"; do [ -f "$a/phn_ali/ctm" ] && inputs+=(--file "$a/phn_ali/ctm"); done
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
-  utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue   # finished earlier
+  # finished earlier: kept while made from the same audio, config, targets, strategy and seed; else made again
+  # (with a new plan and matching set), never kept stale
+  x=exp/voice/$(basename "$out")
+  utils/redo_on_new_inputs.sh --also "$x/secrets" --also "$x/frame_pool.npz" "$x/inputs" "$out" "${inputs[@]}" \
+    --value="$st:$sd"
+  utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue
   opts=(--method "$method" --seed "$sd" --resume true --nj "$nj" --cmd "$cmd")
   [ "$st" = - ] || opts+=(--strategy "$st")
   [ -n "$voice_config" ] && opts+=(--voice-config "$voice_config")

@@ -68,9 +68,16 @@ if [ ${#variants[@]} -gt 1 ] || { [ ${#variants[@]} -eq 1 ] && [ "${variants[0]}
   exit 0
 fi
 
+inputs=(--data "$in" --data "$tdata" --value "vtln $max_targets")   # what a finished output was made from
+cfg=${voice_config:-$config_dir/vtln.yaml}
+[ -f "$cfg" ] && inputs+=(--file "$cfg")
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
-  utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue   # finished earlier
+  # finished earlier: kept while made from the same audio, config, targets, strategy and seed; else made again
+  x=exp/voice/$(basename "$out")
+  utils/redo_on_new_inputs.sh --also "$x/secrets" --also "$x/vtln_targets.npz" "$x/inputs" "$out" "${inputs[@]}" \
+    --value="$st:$sd"
+  utils/validate_data_dir.sh "$out" >/dev/null 2>&1 && continue
   if [ -z "$first" ]; then first=$spec; else also+=("$st:$sd:exp/voice/$(basename "$out"):$out"); fi
 done
 [ -n "$first" ] || exit 0

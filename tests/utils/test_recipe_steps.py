@@ -174,3 +174,30 @@ def test_make_neutral_masks_again_when_the_voices_change(repo_root, work):
     assert again.keys() == published.keys() and not any(again[k] == published[k] for k in again)
     r = run("voicemask")   # the same voices: resumed, nothing made again
     assert "made again" not in r.stderr
+
+
+def test_convert_voice_makes_a_finished_output_again_when_its_config_changes(repo_root, work):
+    """A finished conversion is skipped on a rerun with the same inputs, and made again (new plan, new audio) when
+    its config, seed or input audio changed: it used to be kept, stale, under the same name."""
+    import numpy as np
+    import soundfile as sf
+
+    def audio(d):
+        dd = DataDir.read(work / d)
+        return {u: sf.read(dd.wav_scp[u])[0] for u in dd.utts}
+
+    conv = ("steps/convert_voice.sh", "mcadams", "data/src", "-:0:data/a")
+    r = _step(repo_root, work, *conv)
+    assert r.returncode == 0, r.stderr
+    first = audio("data/a")
+    r = _step(repo_root, work, *conv)
+    assert r.returncode == 0 and "converted voices" not in r.stdout and "made again" not in r.stderr
+    cfg = work / "mild.yaml"   # the same method, another coefficient
+    cfg.write_text((repo_root / "conf/voice/mcadams.yaml").read_text().replace("alpha: 0.8 ", "alpha: 0.95 "))
+    r = _step(repo_root, work, "steps/convert_voice.sh", "--voice-config", "mild.yaml", *conv[1:])
+    assert r.returncode == 0, r.stderr
+    assert "data/a was made from other inputs: removed, made again" in r.stderr, r.stderr
+    again = audio("data/a")
+    assert again.keys() == first.keys() and not any(np.allclose(again[u], first[u]) for u in first)
+    plan = (work / "exp/voice/a/secrets/voice_plan.json").read_text()
+    assert "0.95" in plan
