@@ -17,6 +17,8 @@
 #   --pitch-target-data "" voicemask: the speakers of its `pitch_mode: target` pool (unused by the other methods)
 #   --frame-target-data "" frame_select: the target voices and their matching set (required by frame_select)
 #   --pool-file exp/voice/vtln_pool_s{seed}.npz   vtln: the target pool shared by the runs of a seed
+#   --frame-pool-file ""   frame_select: the matching set shared by the outputs of one config and target data
+#                          (default exp/voice/frame_pool_<config>_<target data>.npz; rebuilt when its key differs)
 #   --max-targets 100      vtln: target pool size (-T)
 #   --phone-ali-root exp/align_ph   vtln with classes phones, frame_select with match segments: where the input
 #                          and target voices are aligned (steps/align_phones_for_vtln.sh, skipped when current)
@@ -29,9 +31,10 @@ target_data=
 pitch_target_data=
 frame_target_data=
 pool_file="exp/voice/vtln_pool_s{seed}.npz"
+frame_pool_file=
 max_targets=100
 phone_ali_root=exp/align_ph
-help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--voice-config \"\"] [--target-data \"\"] [--pitch-target-data \"\"] [--frame-target-data \"\"] [--pool-file F] [--max-targets 100] [--phone-ali-root exp/align_ph] <method> <in-data> <strategy>:<seed>:<out-data> ..."
+help_message="Usage: $0 [--nj 1] [--cmd run.pl] [--voice-config \"\"] [--target-data \"\"] [--pitch-target-data \"\"] [--frame-target-data \"\"] [--pool-file F] [--frame-pool-file F] [--max-targets 100] [--phone-ali-root exp/align_ph] <method> <in-data> <strategy>:<seed>:<out-data> ..."
 . utils/parse_options.sh
 
 if [ $# -lt 2 ]; then
@@ -76,6 +79,8 @@ inputs=(--data "$in" --value "$method")   # what a finished output was made from
 [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && inputs+=(--data "$pitch_target_data")
 [ "$method" = frame_select ] && inputs+=(--data "$frame_target_data")
 for a in "${ali[@]}"; do [ -f "$a/phn_ali/ctm" ] && inputs+=(--file "$a/phn_ali/ctm"); done
+# frame_select: one matching set per config and target data, shared by its outputs (reused while its key matches)
+fpool=${frame_pool_file:-exp/voice/frame_pool_$(basename "${fconf:-x}" .yaml)_$(basename "$frame_target_data").npz}
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
   # finished earlier: kept while made from the same audio, config, targets, strategy and seed; else made again
@@ -88,6 +93,6 @@ for spec in "$@"; do
   [ "$st" = - ] || opts+=(--strategy "$st")
   [ -n "$voice_config" ] && opts+=(--voice-config "$voice_config")
   [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && opts+=(--target-data "$pitch_target_data")
-  [ "$method" = frame_select ] && opts+=(--target-data "$frame_target_data" "${ali[@]}")
+  [ "$method" = frame_select ] && opts+=(--target-data "$frame_target_data" "${ali[@]}" --pool-file "$fpool")
   steps/transform_voice.sh "${opts[@]}" "$in" "exp/voice/$(basename "$out")" "$out"
 done

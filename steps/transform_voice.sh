@@ -19,7 +19,7 @@
 #                           reused after); N: same inputs + seed -> identical audio, whatever --nj (replayable)
 #   --resume false          keep the plan and the wavs already written (rerun after an interruption)
 #   --targets-file ""       reuse the plan (mapping/parameters) of a previous run
-#   --pool-file ""          vtln: share the target pool between runs (reused when built from the same target
+#   --pool-file ""          vtln, frame_select: share the target pool (matching set) between runs (reused when built from the same target
 #                           data, seed, -T and settings; built there otherwise)
 #   --voice-config ""       YAML of method parameters (conf/voice/<method>.yaml)
 #   --ali-dir ""            vtln with classes phones (conf/voice/vtln_ph*.yaml), frame_select with match segments

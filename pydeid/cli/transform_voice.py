@@ -45,8 +45,9 @@ def add_arguments(p):
                         "<out-data name>; must lie outside out-data")
     p.add_argument("--wav-dir", default=None, help="where converted wavs go (default <out-data>/wav)")
     p.add_argument("--pool-file", default=None,
-                   help="vtln: a target pool shared between runs: reused when it was built from the same target "
-                        "data, seed, -T, k and WORLD settings (recorded in <pool-file>.json), else built there")
+                   help="vtln, frame_select: a target pool (matching set) shared between runs: reused when it was "
+                        "built from the same target data, speakers and settings (recorded in <pool-file>.json), "
+                        "else built and shared there")
     p.add_argument("--targets-file", default=None,
                    help="reuse the mapping/parameters of a previous plan (a secret json written by a former run)")
     p.add_argument("--resume", action="store_true", help="skip utterances whose output wav already exists")
@@ -165,19 +166,29 @@ def _target_selection(args, method, conf: dict) -> str | None:
 def _frame_pool(args, method, params, world, path, progress, with_phones=False):
     """(pool speakers, their genders) of a frame-pool method, building its matching set into `path` (kept on
     --resume); with_phones: with the phone alignment of --target-data (match segments)."""
+    import logging
+
     from pydeid.io import DataDir, FormatError, UsageError
     from pydeid.voice import convert as C
-    from pydeid.voice.vtln.phone_classes import PhoneAlignment
+    from pydeid.voice.vtln.phone_classes import CTM_NAME, PhoneAlignment
     if not args.target_data:
         raise UsageError("--target-data", f"--method {args.method} needs the data dir of the target speakers")
     td = DataDir.read(args.target_data)
     if not (args.resume and path.exists()):
-        phones = PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir") if with_phones else None
         speakers = C.choose_pool(td.speakers, args.max_targets, args.seed)
-        try:
-            method.frame_pool(args.target_data, speakers, params, world, progress, phones=phones).save(path)
-        except ValueError as e:
-            raise FormatError(Path(args.target_data) / "utt2spk", None, str(e)) from None
+        key = C.frame_pool_key(td, speakers, params, world,
+                               Path(args.target_ali_dir) / CTM_NAME if with_phones else None)
+        if args.pool_file and C.shared_pool_matches(args.pool_file, key):
+            C.copy_pool(args.pool_file, path)   # the same matching set another output of this run already built
+            logging.getLogger("transform-voice").info("frame-select pool: reused %s", args.pool_file)
+        else:
+            phones = PhoneAlignment.read(args.target_ali_dir, "--target-ali-dir") if with_phones else None
+            try:
+                method.frame_pool(args.target_data, speakers, params, world, progress, phones=phones).save(path)
+            except ValueError as e:
+                raise FormatError(Path(args.target_data) / "utt2spk", None, str(e)) from None
+            if args.pool_file:
+                C.share_pool(path, args.pool_file, key)
     from pydeid.voice.frame_select import FramePool
     return FramePool.speaker_names(path), C.speaker_genders(td)
 

@@ -134,6 +134,21 @@ def pool_key(target_data, max_targets: int, seed: int, k: int, world: WorldConfi
     return key
 
 
+def frame_pool_key(td, speakers: list[str], params, world: WorldConfig, phone_ctm=None) -> dict:
+    """What frame selection's matching set depends on: the target data's audio (pydeid.io.fingerprint), the pool
+    speakers, the frame features and WORLD settings, and (match segments) the target alignment's content."""
+    from pydeid.io.fingerprint import audio_fingerprint, file_sha
+    p = params
+    key = {"method": "frame_select", "target_data": str(Path(td.path).resolve()), "audio": audio_fingerprint(td),
+           "speakers": list(speakers), "max_utts": p.max_utts, "n_mcep": p.n_mcep, "n_content": p.n_content,
+           "delta_weight": float(p.delta_weight), "content": p.content, "whisper_model": p.whisper_model,
+           "whisper_weight": float(p.whisper_weight), "ap_bands": p.ap_bands, "match": p.match,
+           "world": [world.f0_method, float(world.frame_period), world.fft_size or 0], "world_extras": world.extras()}
+    if phone_ctm is not None:
+        key["phone_ctm"] = file_sha(phone_ctm)
+    return key
+
+
 def shared_pool_matches(pool_file, key: dict) -> bool:
     meta = Path(f"{pool_file}.json")
     return Path(pool_file).exists() and meta.exists() and json.loads(meta.read_text()) == key

@@ -257,3 +257,29 @@ def test_content_both_is_mcep_beside_weighted_whisper(fs_pool, vctk_voices):
         FrameSelectTransformer(build_frame_select(content="both", whisper_weight=2.0), world, pool)
     with pytest.raises(ValueError, match="whisper_weight"):
         build_frame_select(content="both", whisper_weight=0)
+
+
+def test_cli_shares_one_matching_set_between_outputs(vctk_dir, tmp_path):
+    """--pool-file: the second output of the same target data and features copies the first's matching set instead
+    of analysing the target voices again (another k, seed or output does not matter); other features rebuild it."""
+    src, tgt = _data_dirs(vctk_dir, tmp_path)
+    shared = tmp_path / "pools" / "fs.npz"
+
+    def plan(name, conf_text):
+        conf = tmp_path / f"{name}.yaml"
+        conf.write_text(conf_text)
+        r = subprocess.run(["pydeid", "transform-voice", "--method", "frame_select", "--target-data", str(tgt),
+                            "--config", str(conf), "--seed", name[-1], "--exp-dir", str(tmp_path / name),
+                            "--pool-file", str(shared), "--part", "plan", str(src), str(tmp_path / f"out_{name}")],
+                           cwd=REPO, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stderr, (tmp_path / name / "frame_pool.npz").read_bytes()
+
+    base = (REPO / "conf/voice/frame_select.yaml").read_text()
+    log1, pool1 = plan("e1", base)
+    assert "reused" not in log1 and shared.read_bytes() == pool1
+    log2, pool2 = plan("e2", base.replace("\nk: 4", "\nk: 7"))          # another k and seed: the same frames
+    assert f"frame-select pool: reused {shared}" in log2 and pool2 == pool1
+    log3, pool3 = plan("e3", base.replace("\nn_mcep: 40", "\nn_mcep: 30"))   # other features: built again
+    assert "reused" not in log3 and pool3 != pool1 and shared.read_bytes() == pool3
+    assert json.loads(shared.with_name("fs.npz.json").read_text())["n_mcep"] == 30
