@@ -54,7 +54,7 @@ def test_tiny_phone_class_conversions(repo_root, tmp_path, recipe_copy):
 def test_tiny_frame_select_segments(repo_root, tmp_path, recipe_copy):
     """Stages 0-3 at tiny settings with frame_select:seg (conf/voice/frame_select_seg.yaml, match segments): the
     phone CTMs of the converted sets and of the target voices (train_xv) exist, every party's data dir exists, the
-    plans hold match segments and the pools the phone labels."""
+    plans hold match segments and the pools the phone labels; the outputs of one config share one matching set."""
     rec = _tiny_stage3(recipe_copy, tmp_path, "--voice-configs", "frame_select:seg")
     _has_phones(rec, ("test_trial", "test_enroll", "train_xv", "train_xvc"))
     d = rec / "data"
@@ -66,3 +66,8 @@ def test_tiny_frame_select_segments(repo_root, tmp_path, recipe_copy):
         plan = json.loads((rec / f"exp/voice/{x}/secrets/voice_plan.json").read_text())
         assert plan["params"]["match"] == "segments" and plan["params"]["k"] == k
         assert FramePool.load(rec / f"exp/voice/{x}/frame_pool.npz").meta["phones"] is True
+    # one matching set per config and target data, analysed once and copied to each of its outputs
+    shared = rec / "exp/voice/frame_pool_frame_select_seg_train_xv.npz"
+    assert shared.is_file() and (rec / "exp/voice/frame_pool_frame_select_seg_shifted_b_train_xv.npz").is_file()
+    assert all((rec / f"exp/voice/{x}/frame_pool.npz").read_bytes() == shared.read_bytes()
+               for x in ("test_trial_frame_selectseg", "test_enroll_frame_selectseg_a", "train_xv_frame_selectseg_a"))
