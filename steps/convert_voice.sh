@@ -78,7 +78,7 @@ inputs=(--data "$in" --value "$method")   # what a finished output was made from
 [ -f "$cfg" ] && inputs+=(--file "$cfg")
 [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && inputs+=(--data "$pitch_target_data")
 [ "$method" = frame_select ] && inputs+=(--data "$frame_target_data")
-for a in "${ali[@]}"; do [ -f "$a/phn_ali/ctm" ] && inputs+=(--file "$a/phn_ali/ctm"); done
+[ ${#ali[@]} -gt 0 ] && inputs+=(--file "${ali[1]}/phn_ali/ctm" --file "${ali[3]}/phn_ali/ctm")   # the alignments
 # frame_select: one matching set per config and target data, shared by its outputs (reused while its key matches)
 fpool=${frame_pool_file:-exp/voice/frame_pool_$(basename "${fconf:-x}" .yaml)_$(basename "$frame_target_data").npz}
 for spec in "$@"; do

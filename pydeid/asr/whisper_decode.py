@@ -17,7 +17,6 @@ Per decode dir:
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -73,13 +72,10 @@ def _read_journal(path: Path, settings: dict) -> dict[str, dict]:
 def _wav_key(d: DataDir, utt: str) -> str:
     """What a journal record was decoded from: the audio entry, and for a plain file its size and modification
     time (a set masked or converted again under the same paths must be decoded again, not read from the journal)."""
+    from pydeid.io.fingerprint import audio_entry_key
     spec, start, end = d.audio_spec(utt)
-    key = spec if start is None else f"{spec} {start} {end}"
-    try:
-        st = os.stat(spec)
-    except OSError:   # a command or an ark offset: its text only
-        return key
-    return f"{key} @{st.st_size}:{st.st_mtime_ns}"
+    key = audio_entry_key(spec)
+    return key if start is None else f"{key} {start} {end}"
 
 
 def decode_data_dir(data, out_dir, model: str = "tiny.en", beam_size: int = 5, cpu_threads: int = 1,

@@ -14,18 +14,21 @@ def file_sha(path: str | os.PathLike) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def audio_entry_key(spec: str) -> str:
+    """A wav.scp entry and, for a plain file, its size and modification time (a command or an ark offset counts
+    by its text only): what changes when audio is written again under the same path."""
+    try:
+        st = os.stat(spec)
+    except OSError:
+        return spec
+    return f"{spec} @{st.st_size}:{st.st_mtime_ns}"
+
+
 def audio_fingerprint(d) -> str:
-    """The audio a DataDir `d` stands for: its wav.scp entries (and segments), and each plain file's size and
-    mtime (an entry that is a command or an ark offset counts by its text only)."""
+    """The audio a DataDir `d` stands for: the audio_entry_key of each wav.scp entry, and its segments."""
     h = hashlib.sha256()
     for key in sorted(d.wav_scp):
-        spec = d.wav_scp[key]
-        h.update(f"{key} {spec}\n".encode())
-        try:
-            st = os.stat(spec)
-            h.update(f"{st.st_size} {st.st_mtime_ns}\n".encode())
-        except OSError:
-            pass
+        h.update(f"{key} {audio_entry_key(d.wav_scp[key])}\n".encode())
     if d.segments is not None:
         for utt in sorted(d.segments):
             s = d.segments[utt]
@@ -33,4 +36,4 @@ def audio_fingerprint(d) -> str:
     return h.hexdigest()[:16]
 
 
-__all__ = ["audio_fingerprint", "file_sha"]
+__all__ = ["audio_entry_key", "audio_fingerprint", "file_sha"]

@@ -10,7 +10,6 @@ The output never refers to the input audio and carries no tag or CTM file (they 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sys
@@ -22,6 +21,7 @@ from pydeid.io import (ENTITY_TYPES, DataDir, FormatError, Sentence, check_data_
                        read_ctm, write_audio)
 
 from pydeid.io.atomic import partial_dir, remove_stale_temps
+from pydeid.io.fingerprint import file_sha as _sha
 from pydeid.text.hidden_types import describe
 
 from .core import (DEFAULT_TAGS, apply_mask, entity_times, mask_intervals, mask_text_tokens, parse_tagset,
@@ -55,10 +55,6 @@ def load_tags(path: str | Path) -> dict[str, Sentence]:
             raise FormatError(path, None, f"utterance '{s.id}' has two sentences")
         out[s.id] = s
     return out
-
-
-def _sha(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def _progress(it, total, desc):

@@ -46,6 +46,7 @@ from pydeid.io import (CtmEntry, DataDir, FormatError, Sentence, atomic_write_te
                        write_audio)
 from pydeid.io.ctm import ctm_by_utt, write_ctm
 from pydeid.io.atomic import partial_dir, remove_stale_temps
+from pydeid.io.fingerprint import file_sha as _sha
 from pydeid.io.secrets import check_secret_path, write_secret_json
 
 from pydeid.text.hidden_types import describe
@@ -497,10 +498,6 @@ def plan_utterance(utt: str, orig: Sentence, trans: Sentence, words: list[CtmEnt
 
 # ----------------------------------------------------------------------------------------------------------------
 # the data dir
-
-def _sha(path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
 
 def _to_int16(x: np.ndarray) -> np.ndarray:
     return np.clip(np.rint(np.asarray(x, np.float64) * 32768.0), -32768, 32767).astype(np.int16)
