@@ -168,6 +168,20 @@ def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message
     assert not (rec / "data").exists()   # refused before any stage ran
 
 
+@pytest.mark.parametrize("voice, message", [
+    ("frame_select:nosuch", "--neutral-voice frame_select:nosuch: no config conf/voice/frame_select_nosuch.yaml"),
+    ("mcadams:nosuch", "--neutral-voice mcadams:nosuch: no config conf/voice/mcadams_nosuch.yaml"),
+    ("vtln:3_nosuch", "--neutral-voice vtln:3_nosuch: no config conf/voice/vtln_nosuch.yaml"),
+])
+def test_neutral_voice_variant_is_checked(repo_root, tmp_path, voice, message, recipe_copy):
+    """The published voices' config must exist: refused before any stage, not at stage 4b."""
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
+    p = subprocess.run(["./run.sh", "--neutral-voice", voice, "--stop-stage", "0"], cwd=rec,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
+    assert not (rec / "data").exists()
+
+
 def test_voice_config_variants_accepted(repo_root, tmp_path, recipe_copy):
     rec = recipe_copy("speechocean762", tmp_path / "s5")
     p = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:range mcadams:vtln3 voicemask:target",

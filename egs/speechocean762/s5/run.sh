@@ -252,6 +252,11 @@ if $neutral_corpus; then
   esac
   [[ ${neutral_voice#*:} == *vtln[123]* ]] &&
     { echo "$0: --neutral-voice $neutral_voice: a chained conversion cannot be the neutral voice" >&2; exit 1; }
+  nst=${neutral_voice#*:} nf=   # a variant names a config that must exist (else stage 4b would fail late)
+  case ${neutral_voice%%:*}:$nst in vtln:[123]_*) nf=conf/voice/vtln_${nst#*_}.yaml ;; vtln:*|*:-) ;;
+    *) nf=conf/voice/${neutral_voice%%:*}_$nst.yaml ;; esac
+  [ -z "$nf" ] || utils/voice_config.sh "$nf" >/dev/null 2>&1 ||
+    { echo "$0: --neutral-voice $neutral_voice: no config $nf" >&2; exit 1; }
   case $neutral_lm in general|train) ;; *) echo "$0: --neutral-lm must be general or train, not '$neutral_lm'" >&2; exit 1 ;; esac
 fi
 case "$attacker_extra_data" in
