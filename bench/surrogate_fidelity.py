@@ -111,6 +111,16 @@ def discriminator(train, test, seed: int = 0) -> dict:
     # what is left to find: a held-out original that was also a training original is recognised by heart
     seen = {" ".join(p["orig"]) for p in train}
     mem = np.repeat([" ".join(p["orig"]) in seen for p in test], 2)
+    # the bound the exclusion rule sets: "original iff the mention is a training original" needs no model, and a
+    # surrogate is never an original of its own corpus; the same lookup in front of the regression is the stronger
+    text = np.array([features(p, w)[0] for p in test for w in ("orig", "new")], dtype=object)
+    said_orig = np.array([t in seen for t in text])
+    lookup = (said_orig == (y_te == 0)).astype(float)
+    both = np.where(said_orig, 0, pred)
+    both_ok = (both == y_te).astype(float)
+    attacks = {"lookup": _sentence_bootstrap(lookup, sent_of, np.ones(len(lookup), bool), seed),
+               "lookup_then_regression": _sentence_bootstrap(both_ok, sent_of, np.ones(len(both_ok), bool), seed),
+               "surrogates_equal_to_a_training_original": int(said_orig[1::2].sum())}
     return {"accuracy": 100 * float(correct.mean()), "ci": [100 * float(np.percentile(boots, 2.5)),
                                                            100 * float(np.percentile(boots, 97.5))],
             "n_test": int(len(y_te)), "n_train": int(len(y_tr)), "sentences_test": int(len(keys)),
@@ -121,7 +131,8 @@ def discriminator(train, test, seed: int = 0) -> dict:
                           for sent_of_set in [np.repeat([p["set"] for p in test], 2)]},
             "memorised": {"pairs": int(mem[::2].sum()), "of": len(test),
                           "accuracy_memorised": 100 * float(correct[mem].mean()) if mem.any() else None,
-                          "accuracy_others": 100 * float(correct[~mem].mean()) if (~mem).any() else None}}
+                          "accuracy_others": 100 * float(correct[~mem].mean()) if (~mem).any() else None},
+            "other_attacks": attacks}
 
 
 def _sentence_bootstrap(correct, sent_of, mask, seed: int, n: int = 1000) -> dict:
@@ -220,6 +231,11 @@ def main(argv=None) -> int:
             m = r["memorised"]
             print(f"  originals also seen as training originals: {m['pairs']}/{m['of']} pairs, accuracy on them "
                   f"{m['accuracy_memorised']:.1f} %, on the others {m['accuracy_others']:.1f} %")
+            for name in ("lookup", "lookup_then_regression"):
+                b = r["other_attacks"][name]
+                print(f"  attack {name}: {b['accuracy']:.1f} % [{b['ci'][0]:.1f}, {b['ci'][1]:.1f}] "
+                      f"({b['correct']}/{b['mentions']} mentions)")
+            print(f"  surrogates equal to a training original: {r['other_attacks']['surrogates_equal_to_a_training_original']}")
     return 0
 
 

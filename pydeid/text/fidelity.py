@@ -218,6 +218,8 @@ def check(orig: Sequence[str], new: Sequence[str], typ: str, out_sentence: Seque
     lo, ln = _low(orig), _low(new)
     if not new:
         return ["empty"]
+    if " ".join(new) == typ and " ".join(orig) != typ:
+        fails.append("type-label")     # "LOC" for "Norfolk Island": a placeholder, not a value
     if k == "code":
         so, sn = " ".join(orig), " ".join(new)
         if _shape(so) != _shape(sn) and not (_UK_POSTCODE.match(so) and _UK_POSTCODE.match(sn)):

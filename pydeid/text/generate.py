@@ -160,17 +160,18 @@ class ValueGenerator:
             self._fakers["word"] = f
         return self._fakers["word"].word()
 
-    def clear(self, value: Sequence[str], avoid: set = frozenset()) -> bool:
-        """No word of `value` is an entity word of the corpus nor in `avoid` (the generic heads of an organisation
-        aside: they are its structure)."""
-        w = words_of(value) - ORG_HEADS
+    def clear(self, value: Sequence[str], avoid: set = frozenset(), heads: frozenset = ORG_HEADS) -> bool:
+        """No word of `value` is an entity word of the corpus nor in `avoid` (the generic heads aside, an
+        organisation's by default: they are its structure, kept from the original)."""
+        w = words_of(value) - heads
         return bool(w) and not (w & self.excluded) and not (w & avoid)
 
-    def draw(self, make, avoid: set = frozenset(), tries: int = 64) -> list[str] | None:
+    def draw(self, make, avoid: set = frozenset(), tries: int = 64,
+             heads: frozenset = ORG_HEADS) -> list[str] | None:
         """The first value of `make()` that is clear (None after `tries` draws)."""
         for _ in range(tries):
             v = make()
-            if v and self.clear(v, avoid):
+            if v and self.clear(v, avoid, heads):
                 return v
         return None
 

@@ -84,7 +84,8 @@ ORG_HEADS = frozenset({
 # generic heads of a place's name ("Sandy Point National Wildlife Refuge" -> "Moran National Wildlife Refuge")
 LOC_HEADS = frozenset({"national", "park", "island", "islands", "wildlife", "refuge", "marine", "forest", "lake",
                        "river", "beach", "bay", "county", "mountain", "mountains", "valley", "reserve", "monument",
-                       "canyon", "falls", "springs", "state", "nature", "historic", "site", "of", "the", "and"})
+                       "canyon", "falls", "springs", "state", "nature", "historic", "site", "reservation", "sanctuary",
+                       "preserve", "recreation", "wilderness", "seashore", "conservation", "of", "the", "and"})
 
 
 def structure_words(typ: str | None) -> frozenset:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -21,13 +22,16 @@ from pydeid.io.conll import Sentence
 from .context_spans import dialogue_context, extend_spelled  # noqa: F401 (extend_spelled re-exported)
 from .dp import INF, EpsilonReport, combine_max
 from .generate import words_of
-from .lexicon import identifying
+from .lexicon import DAYPARTS, MONTHS, WEEKDAYS, identifying
 from .pools import PoolError, Pools
 from .strategies.shapes import agree_article
 from .strategies import DEFAULT_EXEMPLARS, Context, Strategy, corpus_pool_warning, make_strategy, text_case
 
 log = logging.getLogger("pydeid.transform")
 
+
+# the closed classes a surrogate is drawn from as the corpus says them (Context.closed_counts)
+_CLOSED_DATE_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | frozenset(DAYPARTS)
 
 @dataclass
 class TransformConfig:
@@ -120,6 +124,8 @@ class TextTransformer:
         # the value words of every entity of the input: no generated surrogate may hold one (generate.py)
         ctx.corpus_words = frozenset(w for s, sp in zip(sentences, span_of) for a, b, typ in sp
                                      for w in words_of(s.tokens[a:b], typ))
+        ctx.closed_counts = dict(Counter(t.lower() for s, sp in zip(sentences, span_of) for a, b, _ in sp
+                                         for t in s.tokens[a:b] if t.lower() in _CLOSED_DATE_WORDS))
         dialogue_words: dict[str, set] = {}
         for s, d, sp in zip(sentences, dlg_of, span_of):
             dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))

@@ -77,7 +77,18 @@ def number_class(tok: str) -> tuple[str, list[str] | int] | None:
     return None
 
 
-def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False) -> str | None:
+def weighted_choice(words: Sequence[str], rng: np.random.Generator, counts=None) -> str:
+    """One of `words`, uniformly, or with `counts` (lower-cased word -> how often the corpus's entities say it) by
+    count + 1: a business corpus that says "Tuesday" fifty times and "Sunday" never gets few "Sunday"s back."""
+    if not counts:
+        return words[int(rng.integers(len(words)))]
+    w = np.array([counts.get(x.lower(), 0) + 1.0 for x in words])
+    return words[int(rng.choice(len(words), p=w / w.sum()))]
+
+
+def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False, counts=None) -> str | None:
+    """Another member of `tok`'s class (number_class); months and weekdays by `counts` when given
+    (weighted_choice), everything else uniformly."""
     cls = number_class(tok)
     if cls is None:
         return None
@@ -86,7 +97,7 @@ def random_same_class(tok: str, rng: np.random.Generator, avoid: bool = False) -
         if name == "digits":
             new = "".join(str(int(rng.integers(10))) if c.isdigit() else c for c in tok)
         else:
-            new = out[int(rng.integers(len(out)))]
+            new = weighted_choice(out, rng, counts if name in ("month", "weekday") else None)
             new = match_case([tok], [new])[0]
         if not avoid or new.lower() != tok.lower():
             return new

@@ -173,6 +173,8 @@ def test_same_seed_same_output_and_another_seed_differs():
     ("April nineteen ninety four", "April nineteen eighty seven", "DATE", []),
     ("April nineteen ninety four", "April sixty eighty seven", "DATE", ["year-invalid"]),
     ("April nineteen ninety four", "January eighteen seventy eight", "DATE", ["year-invalid"]),
+    ("Norfolk Island", "LOC", "LOC", ["type-label"]),
+    ("Norfolk Island", "Farre Island", "LOC", []),
 ])
 def test_checker_on_known_pairs(orig, new, typ, fails):
     assert sorted(set(check(orig.split(), new.split(), typ))) == sorted(fails)

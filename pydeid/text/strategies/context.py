@@ -38,6 +38,8 @@ class Context:
     sentence: Sequence[str] = ()   # the tokens of the current sentence and where the span starts in it (titles,
     span_start: int = 0            # pronouns and the article "a"/"an" around a span)
     corpus_words: frozenset = frozenset()   # value words of every entity of the input corpus (generate.words_of)
+    closed_counts: dict = field(default_factory=dict)   # lower-cased word -> count over every entity of the corpus:
+    #                             months, weekdays and parts of the day are drawn as the corpus says them
     _faker: object = None
     _generator: object = None
 

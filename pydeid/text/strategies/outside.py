@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..dp import INF, EpsilonReport
 from ..lexicon import LOC_HEADS, MONTH_ABBR, WEEKDAYS, identifying
 from ..pools import GENERATED_TYPES
-from ..wordforms import match_case, number_class, random_same_class
+from ..wordforms import match_case, number_class, random_same_class, weighted_choice
 from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
 from .identifiers import SHAPED_TYPES, identifier_value
@@ -16,6 +16,9 @@ from .spoken_years import redraw_year, spoken_year_spans
 from .shapes import (article_for, day_number, is_title, keep_style, kept_titles, name_tokens, redraw_code,
                      shaped_value, span_gender, spoken_number, written_time, year_number)
 
+
+# a closed kind of places (50 states) with its wider kind of the same shape, for when the corpus names its draw
+_WIDER_PLACE = {"state": "us_city", "state_code": "province_code"}
 
 class FakerSurrogate(SamplingStrategy):
     name = "faker"
@@ -177,8 +180,16 @@ class Surrogate(Strategy):
             return self._person(toks, ctx, gen, avoid, m, spelled)
         if typ in ("LOC", "GPE", "FAC"):
             if any(t.lower() in LOC_HEADS for t in toks) and any(t.lower() not in LOC_HEADS for t in toks):
-                return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid) or [typ]   # "X National Park"
+                # "X National Park": the heads are kept, so they may be words of this or another entity
+                return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid, heads=LOC_HEADS) or [typ]
             kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
+            wider = _WIDER_PLACE.get(kind)
+            if wider:
+                # one draw of the kind; a state the corpus names sends it to the wider kind. Redrawing among the few
+                # states a corpus does not name made each of them a surrogate marker (SNIPS names most states)
+                got = gen.draw(lambda: gen.place(kind), avoid, tries=1) or gen.draw(lambda: gen.place(wider), avoid)
+                if got:
+                    return got
             return gen.draw(lambda: gen.place(kind), avoid) or gen.draw(gen.place, avoid) or [typ]
         if typ == "ORG":
             if len(toks) == 1 and toks[0].isupper() and toks[0].isalpha() and 2 <= len(toks[0]) <= 5:
@@ -261,7 +272,7 @@ class Surrogate(Strategy):
                 out.append(f"{h:02d}" if len(t) == 2 and t[0] == "0" else str(h))
             elif number_class(t):       # "three oh five" never "eight five oh" beside "six thirty five"
                 for _ in range(16):
-                    new = random_same_class(t, ctx.rng, avoid=True)
+                    new = random_same_class(t, ctx.rng, avoid=True, counts=ctx.closed_counts)
                     if new.lower() not in ctx.entity_words:
                         break
                 out.append(new)
@@ -270,12 +281,12 @@ class Surrogate(Strategy):
                 if low == "meal":
                     cls = _MEALS
                 others = sorted(cls - {low, "start"} - ctx.entity_words)     # "start of June" is rare in speech
-                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0] if others else t)
+                out.append(match_case([t], [weighted_choice(others, ctx.rng, ctx.closed_counts)])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
             elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
-                out.append(match_case([t], [days[int(ctx.rng.integers(len(days)))].capitalize()])[0])
+                out.append(match_case([t], [weighted_choice(days, ctx.rng, ctx.closed_counts).capitalize()])[0])
             else:
                 w = gen.draw(lambda: [gen.word()], avoid)
                 out.append(w[0] if w else typ)

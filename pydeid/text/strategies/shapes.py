@@ -340,13 +340,58 @@ _HOLIDAYS = ("New Year's Day", "Labor Day", "Memorial Day", "Independence Day", 
              "Groundhog Day", "Flag Day", "Saint Patrick's Day", "New Year's Eve", "Easter Monday", "May Day")
 
 
+# feasts named without "Day", in any case ("happy new year", "in the new year", "EASTER"): each word of the name would
+# otherwise be drawn on its own ("the new year" -> "the thursday year")
+_BARE_FEASTS = ("new year", "christmas", "easter", "halloween", "thanksgiving", "hanukkah", "passover", "ramadan",
+                "diwali")
+_SEASONS = ("spring", "summer", "autumn", "winter", "holidays")
+
+
+def bare_feast_value(toks: Sequence[str], rng) -> list[str] | None:
+    """A feast named without "Day" becomes another one; after "the" ("in the new year") a season, as English says
+    "in the summer" but not "in the Easter". Articles and a possessive ("new year's") are kept; case follows the
+    original."""
+    toks = list(toks)
+    lead = 0
+    while lead < len(toks) and toks[lead].lower() in ("the", "a", "an"):
+        lead += 1
+    core, tail = toks[lead:], ""
+    if core and core[-1].lower() in ("'s", "\u2019s"):     # a possessive as its own token
+        core, tail = core[:-1], " " + core[-1]
+    elif core and core[-1].lower().endswith(("'s", "\u2019s")):
+        core, tail = core[:-1] + [core[-1][:-2]], core[-1][-2:]
+    name = " ".join(t.lower() for t in core)
+    if name not in _BARE_FEASTS:
+        return None
+    article = toks[lead - 1].lower() if lead and not tail else ""
+    if article == "the":
+        choices, proper = _SEASONS, False
+    elif article and name == "new year":       # "a new year" is no feast: "a new season"
+        choices, proper = ("new month", "new season", "new week"), False
+    else:
+        choices, proper = _BARE_FEASTS, True
+    choices = [c for c in choices if c != name]
+    new = choices[int(rng.integers(len(choices)))].split()
+    if proper:
+        new = [w.capitalize() for w in new]      # feasts are proper names
+    new = match_case(core, new)
+    if tail.startswith(" "):
+        new.append(tail[1:])
+    elif tail:
+        new[-1] += tail
+    return toks[:lead] + new
+
+
 def holiday_value(toks: Sequence[str], rng) -> list[str] | None:
-    """A named day ("Pioneer Day", "All Souls' Day", "Christmas Eve") becomes another named day of the calendar
-    (None: the span is no named day)."""
+    """A named day ("Pioneer Day", "All Souls' Day", "Christmas Eve", "the new year") becomes another named day of
+    the calendar (None: the span is no named day)."""
     from ..holidays import holiday_spans
     words = [t for t in toks if any(c.isalnum() for c in t)]
     if not words:
         return None
+    bare = bare_feast_value(toks, rng)
+    if bare is not None:
+        return bare
     end = words[-1].lower()
     end = end[:-2] if end.endswith("'s") else end
     spans = holiday_spans(list(toks))
@@ -486,6 +531,12 @@ def _month_or_weekday(toks) -> bool:
     return bool(words) and all(w in MONTHS or w in WEEKDAYS for w in words)
 
 
+def _state_code(toks, typ: str) -> bool:
+    """A place that is a US state's two letters ("OH" is Ohio, not the digit "oh")."""
+    from ..generate import place_kind
+    return typ in ("LOC", "GPE") and place_kind(toks) == "state_code"
+
+
 def _number_words(toks) -> bool:
     words = [t.lower().strip(".,") for t in toks if any(c.isalnum() for c in t)]
     return bool(words) and all(w in DIGIT_WORDS or w in TEEN_WORDS or w in TENS_WORDS or w.isdigit()
@@ -541,7 +592,7 @@ def shaped_value(toks: Sequence[str], typ: str, rng) -> list[str] | None:
     if typ not in ("PER", "DATE", "TIME") and _month_or_weekday(toks):
         from ..wordforms import random_same_class
         return [random_same_class(t, rng, avoid=True) or t for t in toks]
-    if typ in ("PER", "LOC", "ORG", "MISC") and _number_words(toks):
+    if typ in ("PER", "LOC", "ORG", "MISC") and _number_words(toks) and not _state_code(toks, typ):
         from ..wordforms import random_same_class
         return [random_same_class(t, rng, avoid=True) or t for t in toks]
     return None

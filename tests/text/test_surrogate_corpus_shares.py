@@ -1,0 +1,94 @@
+"""Surrogates that a corpus-level view does not give away (issue 39's discriminator, seen on the tuning parts): a
+place with generic heads keeps them even when other entities of the corpus say them (it became the type label
+"LOC"); a corpus that names most US states does not send every state to the few it left out; months, weekdays and
+parts of the day are drawn as the corpus says them; a feast named without "Day" ("the new year") stays a feast or a
+season in any case. Seeded: every count below is exact for its seed."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pydeid.io.conll import Sentence
+from pydeid.text.generate import place_kinds
+from pydeid.text.pools import Pools
+from pydeid.text.transform import TextTransformer, TransformConfig
+
+
+def _corpus(rows, seed: int = 0):
+    """rows: (text, [(a, b, type)]) -> the surrogate spans' tokens, one list per span, in order."""
+    sents = []
+    for k, (text, spans) in enumerate(rows):
+        toks = text.split()
+        tags = ["O"] * len(toks)
+        for a, b, typ in spans:
+            tags[a:b] = [f"B-{typ}"] + [f"I-{typ}"] * (b - a - 1)
+        sents.append(Sentence(toks, tags, f"d{k}-u1"))
+    cfg = TransformConfig(strategies={"default": "surrogate"}, seed=seed, propagate_names=False,
+                          continue_numbers=False)
+    res = TextTransformer(cfg, Pools(sents)).transform(sents, [s.id for s in sents])
+    out = []
+    for s in res.sentences:
+        for a, b, _ in s.spans():
+            out.append(s.tokens[a:b])
+    return out
+
+
+def test_a_headed_place_keeps_its_heads_when_the_corpus_says_them_elsewhere():
+    rows = [("will it rain at Norfolk Island", [(4, 6, "LOC")]),
+            ("is it cold on Christmas Island", [(4, 6, "LOC")]),
+            ("weather at Calipuy National Reservation", [(2, 5, "LOC")]),
+            ("forecast for Sandy Point National Wildlife Refuge", [(2, 7, "LOC")])]
+    out = _corpus(rows)
+    assert not any(o == ["LOC"] for o in out), out          # the type label gave every such surrogate away
+    assert out[0][-1] == "Island" and out[1][-1] == "Island"
+    assert out[2][-2:] == ["National", "Reservation"] and out[3][-3:] == ["National", "Wildlife", "Refuge"]
+    for o, (text, [(a, b, _)]) in zip(out, rows):
+        names = set(text.split()[a:b]) - {"Island", "National", "Reservation", "Wildlife", "Refuge"}
+        assert not names & set(o), (o, text)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_corpus_naming_most_states_does_not_concentrate_on_the_rest(seed):
+    states = sorted(place_kinds()["state"])
+    named, left = states[:-3], states[-3:]          # the corpus names all but three
+    rows = [(f"weather in {s} today", [(2, 2 + len(s.split()), "LOC")]) for s in named for _ in range(2)]
+    out = [" ".join(o) for o in _corpus(rows, seed)]
+    assert not set(out) & set(named)               # never a state the corpus names
+    in_left = sum(o in left for o in out)
+    # before: every draw redrawn until it hit one of the three left (100 %); now a state the corpus names sends
+    # the draw to a US city, so the three keep about their natural share of state draws
+    assert in_left <= 0.25 * len(out), (in_left, len(out), Counter(out).most_common(3))
+    assert max(Counter(out).values()) <= 0.12 * len(out), Counter(out).most_common(3)
+
+
+def test_state_codes_stay_two_capital_letters():
+    codes = sorted(place_kinds()["state_code"])
+    rows = [(f"is it hot in {c}", [(4, 5, "LOC")]) for c in codes[:-2]]
+    out = _corpus(rows)
+    assert all(len(o) == 1 and len(o[0]) == 2 and o[0].isupper() for o in out), out
+    assert not {o[0] for o in out} & set(codes[:-2])
+
+
+def test_weekdays_are_drawn_as_the_corpus_says_them():
+    weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+    rows = [(f"can we meet on {d}", [(4, 5, "DATE")]) for d in weekdays for _ in range(12)]
+    out = [o[0] for o in _corpus(rows)]
+    assert all(o in weekdays + ["Saturday", "Sunday"] for o in out)
+    weekend = sum(o in ("Saturday", "Sunday") for o in out)
+    # uniform among the six other days would give about a third; the corpus never says a weekend day
+    assert weekend <= 0.08 * len(out), (weekend, len(out))
+
+
+@pytest.mark.parametrize("text,span,allowed", [
+    ("we will be back in the new year", (5, 8, "DATE"), {"spring", "summer", "autumn", "winter", "holidays"}),
+    ("WE WILL BE BACK IN THE NEW YEAR", (5, 8, "DATE"), {"SPRING", "SUMMER", "AUTUMN", "WINTER", "HOLIDAYS"}),
+    ("blessing on a new year", (2, 5, "DATE"), {"new month", "new season", "new week"}),
+])
+def test_the_new_year_stays_a_season_or_a_feast_in_any_case(text, span, allowed):
+    for seed in range(4):
+        o = _corpus([(text, [span])], seed)[0]
+        words = [w for w in o if w.lower() not in ("the", "a")]
+        assert " ".join(words) in allowed, o          # was "the thursday year", "a saturday year"
+        assert o[0] == text.split()[span[0]]          # the article is kept
