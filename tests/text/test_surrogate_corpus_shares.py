@@ -92,3 +92,18 @@ def test_the_new_year_stays_a_season_or_a_feast_in_any_case(text, span, allowed)
         words = [w for w in o if w.lower() not in ("the", "a")]
         assert " ".join(words) in allowed, o          # was "the thursday year", "a saturday year"
         assert o[0] == text.split()[span[0]]          # the article is kept
+
+
+@pytest.mark.parametrize("text,span,kept", [
+    ("WHAT IS THE BEST MONTH OF THE YEAR", (3, 8, "DATE"), "BEST"),     # was "THE MONDAY MONTH OF THE YEAR"
+    ("OVERALL I HAVE A GOOD NIGHT", (3, 6, "TIME"), "GOOD"),            # was "A SUNDAY EVENING"
+    ("HOME EARLY FOR THE FIRST TIME ALL WEEK", (6, 8, "DATE"), "ALL"),   # was "SUNDAY WEEK"
+])
+def test_a_plain_word_of_a_date_span_is_kept_and_a_feast_word_is_not(text, span, kept):
+    weekdays = {"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"}
+    for seed in range(3):
+        o = _corpus([(text, [span])], seed)[0]
+        assert kept in o and not weekdays & set(o), o
+    for seed in range(3):
+        o = [w.lower() for w in _corpus([("see you on christmas morning", [(3, 5, "DATE")])], seed)[0]]
+        assert "christmas" not in o, o

@@ -96,6 +96,14 @@ _MEALS = _DATE_CLASSES[-2]
 _HOUR_AFTER = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m", "o'clock", "oclock"}
 
 
+
+def _plain_word(low: str) -> bool:
+    """A common English word that names no day ("best", "good", "all"): kept inside a date or time span. The words
+    of feasts and named days ("christmas", "independence") are not plain: they are the date."""
+    from ..gazetteer import common_words
+    from .shapes import feast_words
+    return low in common_words() and low not in feast_words()
+
 def _first_case(toks, out: list[str], typ: str) -> list[str]:
     """A date, time or number's first word capitalised as its original's is (a sentence start): the same surrogate
     is reused for a later mention in another position."""
@@ -284,6 +292,8 @@ class Surrogate(Strategy):
                 out.append(match_case([t], [weighted_choice(others, ctx.rng, ctx.closed_counts)])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
+            elif typ in ("DATE", "TIME") and _plain_word(low):
+                out.append(t)     # "the BEST month of the year" (spaCy's DATE): never "the MONDAY month"
             elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
                 out.append(match_case([t], [weighted_choice(days, ctx.rng, ctx.closed_counts).capitalize()])[0])

@@ -347,6 +347,16 @@ _BARE_FEASTS = ("new year", "christmas", "easter", "halloween", "thanksgiving", 
 _SEASONS = ("spring", "summer", "autumn", "winter", "holidays")
 
 
+# the words that name a feast or a named day by themselves: inside a date span they are the date, never kept
+_FEAST_WORDS = frozenset({"christmas", "easter", "halloween", "thanksgiving", "hanukkah", "passover", "ramadan",
+                          "diwali", "independence", "memorial", "veterans", "labor", "labour", "columbus", "presidents",
+                          "valentine", "valentines", "patrick", "groundhog", "boxing"})
+
+
+def feast_words() -> frozenset:
+    return _FEAST_WORDS
+
+
 def bare_feast_value(toks: Sequence[str], rng) -> list[str] | None:
     """A feast named without "Day" becomes another one; after "the" ("in the new year") a season, as English says
     "in the summer" but not "in the Easter". Articles and a possessive ("new year's") are kept; case follows the
