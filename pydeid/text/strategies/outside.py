@@ -13,7 +13,7 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (article_for, day_number, is_title, keep_style, kept_titles, name_tokens, redraw_code,
+from .shapes import (article_for, day_number, hour_counts, is_title, keep_style, kept_titles, name_tokens, redraw_code,
                      shaped_value, span_gender, spoken_number, written_time, year_number)
 
 
@@ -264,7 +264,7 @@ class Surrogate(Strategy):
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
                 written_time(t, ctx.rng) if typ == "TIME" else None
             if dated is None and typ in ("DATE", "TIME"):
-                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words)
+                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words, hour_counts(ctx.closed_counts))
             if i in spelled:
                 out.extend(gen.letters([t]))
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
