@@ -187,10 +187,11 @@ class Surrogate(Strategy):
         if typ == "PER":
             return self._person(toks, ctx, gen, avoid, m, spelled)
         if typ in ("LOC", "GPE", "FAC"):
-            if any(t.lower() in LOC_HEADS for t in toks) and any(t.lower() not in LOC_HEADS for t in toks):
+            kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
+            if kind == "city" and any(t.lower() in LOC_HEADS for t in toks) and \
+                    any(t.lower() not in LOC_HEADS for t in toks):   # "Bosnia and Herzegovina" is a country
                 # "X National Park": the heads are kept, so they may be words of this or another entity
                 return gen.draw(lambda: gen.headed(toks, LOC_HEADS), avoid, heads=LOC_HEADS) or [typ]
-            kind = place_kind(toks)      # a country for a country, a state for a state, a city for anything else
             wider = _WIDER_PLACE.get(kind)
             if wider:
                 # one draw of the kind; a state the corpus names sends it to the wider kind. Redrawing among the few
