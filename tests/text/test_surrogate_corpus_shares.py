@@ -94,19 +94,25 @@ def test_the_new_year_stays_a_season_or_a_feast_in_any_case(text, span, allowed)
         assert o[0] == text.split()[span[0]]          # the article is kept
 
 
-@pytest.mark.parametrize("text,span,kept", [
+@pytest.mark.parametrize("text,span,word", [
     ("WHAT IS THE BEST MONTH OF THE YEAR", (3, 8, "DATE"), "BEST"),     # was "THE MONDAY MONTH OF THE YEAR"
     ("OVERALL I HAVE A GOOD NIGHT", (3, 6, "TIME"), "GOOD"),            # was "A SUNDAY EVENING"
+    ("IT'S GOING TO BE A BUSY WEEK", (5, 7, "DATE"), "BUSY"),           # was "A MONDAY WEEK"
     ("HOME EARLY FOR THE FIRST TIME ALL WEEK", (6, 8, "DATE"), "ALL"),   # was "SUNDAY WEEK"
 ])
-def test_a_plain_word_of_a_date_span_is_kept_and_a_feast_word_is_not(text, span, kept):
+def test_a_plain_word_of_a_date_span_is_redrawn_in_its_class(text, span, word):
+    from pydeid.text.lexicon import identifying
     weekdays = {"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"}
+    orig = identifying(text.split()[span[0]:span[1]])
     for seed in range(3):
         o = _corpus([(text, [span])], seed)[0]
-        assert kept in o and not weekdays & set(o), o
-    for seed in range(3):
-        o = [w.lower() for w in _corpus([("see you on christmas morning", [(3, 5, "DATE")])], seed)[0]]
-        assert "christmas" not in o, o
+        assert not weekdays & set(o), o
+        assert not identifying(o) & orig, o            # the leak rule: no identifying original word comes back
+        assert word not in o and all(w.isupper() for w in o), o
+    for seed in range(3):                              # a feast's own word is the date: another feast
+        o = [w.lower() for w in _corpus([("take a little of this christmas spirit", [(4, 6, "DATE")])], seed)[0]]
+        assert o[0] == "this" and o[1] in ("easter", "halloween", "thanksgiving", "hanukkah", "passover", "ramadan",
+                                           "diwali"), o
 
 
 def test_hours_are_drawn_as_the_corpus_says_them():

@@ -13,8 +13,8 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (article_for, day_number, hour_counts, is_title, keep_style, kept_titles, name_tokens, redraw_code,
-                     shaped_value, span_gender, spoken_number, written_time, year_number)
+from .shapes import (article_for, day_number, feast_words, hour_counts, is_title, keep_style, kept_titles, name_tokens,
+                     other_feast, redraw_code, shaped_value, span_gender, spoken_number, written_time, year_number)
 
 
 # a closed kind of places (50 states) with its wider kind of the same shape, for when the corpus names its draw
@@ -97,12 +97,24 @@ _HOUR_AFTER = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m", "o'clock", "oclock"}
 
 
 
-def _plain_word(low: str) -> bool:
-    """A common English word that names no day ("best", "good", "all"): kept inside a date or time span. The words
-    of feasts and named days ("christmas", "independence") are not plain: they are the date."""
+# words that qualify a date without naming one ("a BUSY week", "ALL week", spaCy's DATE "the BEST month of the year"):
+# redrawn within their class, as every identifying word of a span is (the leak rule), never as a weekday
+_DATE_DETERMINERS = ("all", "every", "each")
+_DATE_ADJECTIVES = ("best", "worst", "busy", "long", "short", "good", "great", "whole", "entire", "quiet", "lovely",
+                    "wonderful", "hard", "big", "special", "nice", "bad", "perfect", "happy", "fun")
+
+
+def _date_qualifier(low: str) -> tuple[str, ...] | None:
+    """The class a plain word of a date or time span is redrawn in (None: not a plain word; the words of feasts
+    and named days, "christmas", "independence", are the date itself)."""
     from ..gazetteer import common_words
     from .shapes import feast_words
-    return low in common_words() and low not in feast_words()
+    if low in _DATE_DETERMINERS:
+        return _DATE_DETERMINERS
+    if low in _DATE_ADJECTIVES or low in common_words() and low not in feast_words():
+        return _DATE_ADJECTIVES
+    return None
+
 
 def _first_case(toks, out: list[str], typ: str) -> list[str]:
     """A date, time or number's first word capitalised as its original's is (a sentence start): the same surrogate
@@ -293,8 +305,11 @@ class Surrogate(Strategy):
                 out.append(match_case([t], [weighted_choice(others, ctx.rng, ctx.closed_counts)])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
-            elif typ in ("DATE", "TIME") and _plain_word(low):
-                out.append(t)     # "the BEST month of the year" (spaCy's DATE): never "the MONDAY month"
+            elif typ in ("DATE", "TIME") and _date_qualifier(low):
+                others = [w for w in _date_qualifier(low) if w != low and w not in ctx.entity_words]
+                out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0])   # never "MONDAY month"
+            elif typ in ("DATE", "TIME") and low in feast_words():
+                out.append(match_case([t], [other_feast(low, ctx.rng)])[0])     # "this CHRISTMAS spirit"
             elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS
                 out.append(match_case([t], [weighted_choice(days, ctx.rng, ctx.closed_counts).capitalize()])[0])

@@ -364,6 +364,12 @@ def feast_words() -> frozenset:
     return _FEAST_WORDS
 
 
+def other_feast(word: str, rng) -> str:
+    """A one-word feast other than `word` ("Christmas" -> "Easter"), capitalised (the caller matches case)."""
+    choices = [f for f in _BARE_FEASTS if " " not in f and f != word.lower()]
+    return choices[int(rng.integers(len(choices)))].capitalize()
+
+
 def bare_feast_value(toks: Sequence[str], rng) -> list[str] | None:
     """A feast named without "Day" becomes another one; after "the" ("in the new year") a season, as English says
     "in the summer" but not "in the Easter". Articles and a possessive ("new year's") are kept; case follows the
