@@ -36,6 +36,16 @@ def clear(value, avoid: set) -> bool:
     return not (identifying((value,) if isinstance(value, str) else value) & avoid)
 
 
+def first_clear(make, avoid: set | None, orig: list[str] | None = None, tries: int = 32) -> list[str] | None:
+    """The first of up to `tries` values of `make()` with no identifying word in `avoid` (None: any value) and, with
+    `orig` (lower-cased words), not the original itself; None when every draw failed."""
+    for _ in range(tries):
+        val = make()
+        if (avoid is None or clear(val, avoid)) and (orig is None or [v.lower() for v in val] != orig):
+            return val
+    return None
+
+
 def fallback_word(t: str, typ: str, ctx: Context, avoid: set) -> list[str]:
     """One word for `t` when the pool has nothing left that avoids the originals: a faker word of the type (a
     same-category phrase for a category type), else the type's label; never an original word."""
@@ -56,13 +66,12 @@ def _fallback(toks, typ, ctx, avoid, n_words) -> list[str]:
             return got
         return [typ]
     f = ctx.faker()
-    for _ in range(32):
+
+    def make():
         val = faker_value(typ, n_words, f) if typ in FAKER_TYPES else [f.word() for _ in range(n_words)]
-        if n_words == 1:
-            val = [w for w in val if identifying([w])][:1] or val[:1]
-        if clear(val, avoid) and [v.lower() for v in val] != low:
-            return ctx.case(val)
-    return [typ]
+        return ([w for w in val if identifying([w])][:1] or val[:1]) if n_words == 1 else val
+    val = first_clear(make, avoid, low)
+    return ctx.case(val) if val else [typ]
 
 
 def category_fallback(sampler, originals, toks, typ, ctx) -> list[str] | None:

@@ -10,7 +10,7 @@ from ..wordforms import match_case, number_class, random_same_class, weighted_ch
 from .accounting import TYPE_PUBLIC, generated_eps
 from .base import SamplingStrategy, Strategy
 from .identifiers import SHAPED_TYPES, identifier_value
-from .helpers import FAKER_TYPES, avoided, clear, flat, faker_value, generated_value, not_original
+from .helpers import FAKER_TYPES, avoided, first_clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
 from .shapes import (article_for, day_number, feast_words, hour_counts, is_title, keep_style, kept_titles, name_tokens,
@@ -42,12 +42,9 @@ class FakerSurrogate(SamplingStrategy):
         if typ == "NUM" or (typ not in FAKER_TYPES and all(number_class(t) for t in toks)):
             return RandomDigits().replace(toks, typ, ctx)
         avoid = avoided(toks, ctx) if ctx.avoid_original else None
-        for _ in range(32):
-            val = ctx.case(faker_value(typ, len(toks), f))
-            if avoid is None or ([v.lower() for v in val] != [t.lower() for t in toks] and clear(val, avoid)):
-                break
-        else:
-            val = [typ]     # faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
+        # [typ]: faker keeps giving a word of the sentence's entities ("eleven thirty" -> "eleven pm")
+        val = first_clear(lambda: ctx.case(faker_value(typ, len(toks), f)), avoid,
+                          None if avoid is None else [t.lower() for t in toks]) or [typ]
         return not_original(toks, keep_style(toks, val) if typ in FAKER_TYPES else val, typ, ctx)
 
     def _titled(self, toks, ctx, f) -> list[str]:
@@ -58,12 +55,8 @@ class FakerSurrogate(SamplingStrategy):
         first = {"f": f.first_name_female, "m": f.first_name_male}.get(
             span_gender(toks, ctx.sentence, ctx.span_start), f.first_name)
         avoid = avoided(toks, ctx) if ctx.avoid_original else None
-        for _ in range(32):
-            gen = [f.last_name()] if n == 1 else [first() for _ in range(n - 1)] + [f.last_name()]
-            if avoid is None or clear(gen, avoid):
-                break
-        else:
-            gen = ["PER"] * n
+        gen = first_clear(lambda: [f.last_name()] if n == 1 else [first() for _ in range(n - 1)] + [f.last_name()],
+                          avoid) or ["PER"] * n
         it = iter(gen)
         return [next(it) if nm else t for t, nm in zip(toks, name)]
 
