@@ -37,13 +37,14 @@ _HOUR_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", 
 
 
 def closed_counts(sentences, span_of) -> dict:
-    """How often the corpus's entities say each month, weekday and part of the day, and (as "hour:<word>") the
-    first number word of each time: surrogates of those closed classes are drawn by these counts."""
+    """How often the corpus's entities say each month, weekday and part of the day, every word of its dates and
+    times ("beginning", "middle", "second" of "the second week"), and (as "hour:<word>") the first number word of
+    each time: surrogates of those closed classes are drawn by these counts."""
     c: Counter = Counter()
     for s, sp in zip(sentences, span_of):
         for a, b, typ in sp:
             words = [t.lower() for t in s.tokens[a:b]]
-            c.update(w for w in words if w in _CLOSED_DATE_WORDS)
+            c.update(w for w in words if w in _CLOSED_DATE_WORDS or typ in ("DATE", "TIME") and w.isalpha())
             if typ == "TIME":
                 first = next((w for w in words if w in _HOUR_WORDS), None)
                 if first:

@@ -146,3 +146,17 @@ def test_a_country_with_glue_words_becomes_a_country(name):
     for seed in range(3):
         o = _corpus([(f"book a table in {name} tonight", [(4, 4 + n, "LOC")])], seed)[0]
         assert " ".join(o).lower() in countries and " ".join(o) != name, o
+
+
+def test_words_of_dates_are_drawn_as_the_corpus_says_them():
+    # the mini corpus says "the beginning of" and "the first/second week": "the middle of", "the fourth week" were
+    # surrogate markers
+    rows = [(f"we meet at the {w} of {m}", [(3, 7, "DATE")]) for w in ("beginning", "end") for m in
+            ("June", "July", "August", "May", "March") for _ in range(3)]
+    rows += [(f"in the {o} week of {m}", [(1, 6, "DATE")]) for o in ("first", "second") for m in
+             ("June", "July", "August", "May", "March") for _ in range(3)]
+    out = _corpus(rows)
+    parts = [o[1] for o in out[:30]]
+    weeks = [o[1] for o in out[30:]]
+    assert sum(p == "middle" for p in parts) <= 0.3 * len(parts), Counter(parts)      # uniform: about a half
+    assert sum(w in ("third", "fourth") for w in weeks) <= 0.3 * len(weeks), Counter(weeks)   # uniform: 2 in 3

@@ -270,7 +270,8 @@ class Surrogate(Strategy):
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
                 written_time(t, ctx.rng) if typ == "TIME" else None
             if dated is None and typ in ("DATE", "TIME"):
-                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words, hour_counts(ctx.closed_counts))
+                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words, hour_counts(ctx.closed_counts),
+                                      ctx.closed_counts)
             if i in spelled:
                 out.extend(gen.letters([t]))
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid

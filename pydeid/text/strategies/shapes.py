@@ -303,13 +303,14 @@ def hour_counts(closed_counts) -> dict:
 
 
 def spoken_number(toks: Sequence[str], i: int, typ: str, rng, sentence_words=frozenset(),
-                  hours=None) -> str | None:
+                  hours=None, counts=None) -> str | None:
     """A number or ordinal word of a spoken date or time redrawn so that the whole stays valid and holds no word
     of the original: an hour 1-12, minutes "twenty"-"fifty" (an "oh" of "oh five" too) with a digit, mostly
     "five", a day as a single ordinal in the original's style (one word, or hyphenated), "the first week" first-
     fourth, a decade another decade (None: not such a word, the caller redraws within its class; "" for the
     ordinal after "twenty": the pair became one ordinal). `sentence_words`: the other entities' words, avoided
-    too ("twelve forty to three fifty" never "seven fifty"). `hours`: word -> count (hour_counts), or uniform."""
+    too ("twelve forty to three fifty" never "seven fifty"). `hours`: word -> count (hour_counts), or uniform;
+    `counts`: the corpus's date words (Context.closed_counts) for the ordinal of a week."""
     low = [t.lower() for t in toks]
     avoid = set(low) | set(sentence_words)
     w = low[i]
@@ -334,7 +335,7 @@ def spoken_number(toks: Sequence[str], i: int, typ: str, rng, sentence_words=fro
             if i > 0 and low[i - 1] in TENS_WORDS:
                 return ""
             if i + 1 < len(low) and low[i + 1] in ("week", "weekend"):
-                return _pick(rng, _UNIT_ORDINALS[:4], avoid, toks[i])
+                return _pick(rng, _UNIT_ORDINALS[:4], avoid, toks[i], counts)   # "the second week"
             if "-" not in w:
                 return _pick(rng, _SIMPLE_ORDINALS, avoid, toks[i])
             return _pick(rng, [f"twenty-{o}" for o in _UNIT_ORDINALS[:8]], avoid, toks[i])
