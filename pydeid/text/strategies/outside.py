@@ -20,6 +20,7 @@ from .shapes import (article_for, day_number, feast_words, hour_counts, is_title
 # a closed kind of places (50 states) with its wider kind of the same shape, for when the corpus names its draw
 _WIDER_PLACE = {"state": "us_city", "state_code": "province_code"}
 
+
 class FakerSurrogate(SamplingStrategy):
     name = "faker"
     n_estimate = 4000
@@ -88,8 +89,6 @@ _DATE_CLASSES = (frozenset({"today", "tomorrow", "yesterday", "tonight"}), froze
 _MEALS = _DATE_CLASSES[-2]
 _HOUR_AFTER = {"am", "pm", "a.m.", "p.m.", "a.m", "p.m", "o'clock", "oclock"}
 
-
-
 # words that qualify a date without naming one ("a BUSY week", "ALL week", spaCy's DATE "the BEST month of the year"):
 # redrawn within their class, as every identifying word of a span is (the leak rule), never as a weekday
 _DATE_DETERMINERS = ("all", "every", "each")
@@ -101,7 +100,6 @@ def _date_qualifier(low: str) -> tuple[str, ...] | None:
     """The class a plain word of a date or time span is redrawn in (None: not a plain word; the words of feasts
     and named days, "christmas", "independence", are the date itself)."""
     from ..gazetteer import common_words
-    from .shapes import feast_words
     if low in _DATE_DETERMINERS:
         return _DATE_DETERMINERS
     if low in _DATE_ADJECTIVES or low in common_words() and low not in feast_words():
@@ -299,8 +297,8 @@ class Surrogate(Strategy):
                 out.append(match_case([t], [weighted_choice(others, ctx.rng, ctx.closed_counts)])[0] if others else t)
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
-            elif typ in ("DATE", "TIME") and _date_qualifier(low):
-                others = [w for w in _date_qualifier(low) if w != low and w not in ctx.entity_words]
+            elif typ in ("DATE", "TIME") and (qualifiers := _date_qualifier(low)):
+                others = [w for w in qualifiers if w != low and w not in ctx.entity_words]
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0])   # never "MONDAY month"
             elif typ in ("DATE", "TIME") and low in feast_words():
                 out.append(match_case([t], [other_feast(low, ctx.rng)])[0])     # "this CHRISTMAS spirit"
