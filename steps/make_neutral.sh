@@ -67,9 +67,10 @@ if [ -n "$voice" ]; then
 fi
 masked=$out
 $publish && masked=$dir/masked   # the working dir: original ids, never published
-# a finished working dir is kept unless the voices changed since (the old voices' audio is never published
-# under the new voices' name): then it is made again
-utils/redo_on_new_inputs.sh "$dir/inputs" "$masked" --data "$conv"
+# a finished working dir is kept unless its inputs changed since: other voices (the old voices' audio is never
+# published under the new voices' name), other tags or word times (the words the new tags hide are masked)
+utils/redo_on_new_inputs.sh "$dir/neutral_inputs" "$masked" --data "$conv" --file "$conv/text" --file "$tagfile" \
+  --file "$ctm" --value="$tags" --value="$on_untimed" --value="$mseed"
 done_ok "$masked" || steps/mask_words.sh --tags "$tags" --seed "$mseed" --on-untimed "$on_untimed" --nj "$nj" \
   --cmd "$cmd" "$conv" "$tagfile" "$ctm" "$dir" "$masked"
 steps/verify_masking.sh --tags "$tags" ${source_data:+--orig-data "$source_data"} --results "$results" --name "$name" \

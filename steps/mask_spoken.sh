@@ -23,8 +23,8 @@
 #   --overwrite false      true: redo utterances already written (e.g. after changing an option)
 #   --secret-dir <exp-dir>/secrets      per-utterance plans (surrogate voices, original times): 0600, outside corpora
 #   --nj 1 --cmd "$train_cmd"
-# Resumable: a rerun with the same inputs and options only makes the missing utterances; on other audio <out-data>
-# is made again (utils/redo_on_new_inputs.sh).
+# Resumable: a rerun with the same inputs and options only makes the missing utterances; on other inputs (audio,
+# tags, surrogates, word times, options) <out-data> is made again (utils/redo_on_new_inputs.sh).
 # Check with: pydeid verify-spoken --secret-dir <secret-dir> <out-data> <tags.conll> <reference-ctm>
 set -euo pipefail
 
@@ -66,12 +66,14 @@ rm -rf "$(dirname "$out")/.$(basename "$out").partial"   # a killed run's temp f
 for f in "$tags_file" "$trans_tags" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
-# other audio than the last run's (e.g. the voices converted again, or by another method): made again, never resumed
-utils/redo_on_new_inputs.sh "$dir/inputs" "$out" --data "$data"
 opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --seed "$seed" --min-stretch "$min_stretch"
       --max-stretch "$max_stretch" --fit-rate "$fit_rate" --rate-limits "$rate_limits"
       --match-spectrum "$match_spectrum" --match-f0-range "$match_f0_range" --accents "$accents" --noise-floor "$noise_floor" --secret-dir "$secret_dir" --wav-dir "$out/wav"
       --overwrite "$overwrite")
+# other inputs than the last run's (the voices converted again, other tags, surrogates or word times, other
+# options): made again, never resumed
+utils/redo_on_new_inputs.sh "$dir/inputs" "$out" --data "$data" --file "$data/text" --file "$tags_file" \
+  --file "$trans_tags" --file "$ctm" "${opts[@]/#/--value=}"
 mkdir -p "$dir/log"
 # every utterance's inputs checked first (CTM, transformed tags, no insert saying an original of its dialogue):
 # a refusal leaves nothing behind, whichever job holds the utterance

@@ -21,8 +21,8 @@
 #   --nj 1 --cmd "$train_cmd"
 # Output: <out-data> with wav.scp -> <out-data>/wav/<utt>.wav (new audio only), masked text, utt2spk, genders;
 # no tags.conll / words.ctm (they hold the original words). Logs and report.json in <exp-dir>.
-# Resumable: a rerun with the same inputs and options only writes the missing wavs; on other audio (the voices
-# converted again) <out-data> is made again (utils/redo_on_new_inputs.sh).
+# Resumable: a rerun with the same inputs and options only writes the missing wavs; on other inputs (the voices
+# converted again, other tags, word times or options) <out-data> is made again (utils/redo_on_new_inputs.sh).
 set -euo pipefail
 
 nj=1
@@ -59,11 +59,13 @@ rm -rf "$(dirname "$out")/.$(basename "$out").partial"
 for f in "$tags_file" "$ctm"; do
   [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 1; }
 done
-# other audio than the last run's (e.g. the voices converted again, or by another method): made again, never resumed
-utils/redo_on_new_inputs.sh "$dir/inputs" "$out" --data "$data"
 opts=(--tags "$tags" --pad "$pad" --absorb-gaps "$absorb_gaps" --fill "$fill" --noise-dbfs "$noise_dbfs"
       --seed "$seed" --text-mode "$text_mode" --mask-token "$mask_token" --on-untimed "$on_untimed"
       --wav-dir "$out/wav")
+# other inputs than the last run's (the voices converted again, other tags or word times, other options): made
+# again, never resumed
+utils/redo_on_new_inputs.sh "$dir/inputs" "$out" --data "$data" --file "$data/text" --file "$tags_file" \
+  --file "$ctm" "${opts[@]/#/--value=}"
 mkdir -p "$dir/log"
 
 nspk=$(wc -l <"$data/spk2utt")

@@ -176,6 +176,32 @@ def test_make_neutral_masks_again_when_the_voices_change(repo_root, work):
     assert "made again" not in r.stderr
 
 
+def test_make_neutral_masks_again_when_the_tags_change(repo_root, work):
+    """A rerun with other tags (another detector, another --tags scope) masks again: the working dir used to be
+    kept because only the audio was fingerprinted, and the words the new tags hide stayed in the published audio
+    (verify-masking then stopped on leaks instead of the step masking them)."""
+    tags = (work / "data/src/tags.conll").read_text()
+    assert "B-" in tags
+    # the first run hides nothing: every tag turned to O
+    lines = [ln if not ln.strip() or ln.startswith("#") else " ".join(ln.split()[:-1] + ["O"])
+             for ln in tags.splitlines()]
+    (work / "none.conll").write_text("\n".join(lines) + "\n")
+
+    def run(tagfile):
+        r = _step(repo_root, work, "steps/make_neutral.sh", "--voice", "mcadams:-", "--source-data", "data/src",
+                  "--seed", "3", "data/src_mcadams", tagfile, "data/src/words.ctm", "exp/mask/src", "data/src_neutral")
+        return r
+    r = run("none.conll")
+    assert r.returncode == 0, r.stdout + r.stderr
+    text_before = (work / "exp/mask/src/masked/text").read_text()
+    r = run("data/src/tags.conll")
+    assert r.returncode == 0, r.stdout + r.stderr          # masked again, so no leak to stop on
+    assert "made from other inputs: removed, made again" in r.stderr, r.stderr
+    assert (work / "exp/mask/src/masked/text").read_text() != text_before
+    r = run("data/src/tags.conll")                          # the same inputs: resumed, nothing made again
+    assert r.returncode == 0 and "made again" not in r.stderr, r.stderr
+
+
 def test_convert_voice_makes_a_finished_output_again_when_its_config_changes(repo_root, work):
     """A finished conversion is skipped on a rerun with the same inputs, and made again (new plan, new audio) when
     its config, seed or input audio changed: it used to be kept, stale, under the same name."""
