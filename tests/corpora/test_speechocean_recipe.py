@@ -198,3 +198,24 @@ def test_shifted_configs_must_name_a_voice_config(repo_root, tmp_path, recipe_co
     ok = subprocess.run(["./run.sh", "--voice-configs", "vtln:3 mcadams:-", "--shifted-configs", "mcadams:-",
                          "--stage", "99"], cwd=rec, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_stage2_makes_the_text_again_when_its_strategy_changes(repo_root, tmp_path, recipe_copy):
+    """A rerun of stage 2 with another --text-strategy makes data/test_text again: it used to be kept (done_ok),
+    and every later stage published the old strategy's text."""
+    root = SHARED / "speechocean762_adults"
+    if not root.is_dir():
+        pytest.skip(f"real data subset {root} is absent (read in place from ../shared/data, never committed)")
+    rec = recipe_copy("speechocean762", tmp_path / "s5")
+
+    def run(*extra):
+        p = subprocess.run(["./run.sh", "--size", "tiny", "--corpus-root", str(root), "--voice-configs", "mcadams:-",
+                            "--stop-stage", "2", *extra], cwd=rec, capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+        return p, (rec / "data/test_text/text").read_text()
+    _, first = run()
+    p, same = run("--stage", "2")
+    assert same == first and "made again" not in p.stderr
+    p, other = run("--stage", "2", "--text-strategy", "default=placeholder")
+    assert "data/test_text was made from other inputs: removed, made again" in p.stderr, p.stderr[-2000:]
+    assert other != first

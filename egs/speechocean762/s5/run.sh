@@ -330,8 +330,13 @@ fi
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   stage_begin 2
   log "stage 2: detection (default detectors) and text transformation of data/test"
+  # kept on a rerun unless their inputs changed (other detectors, strategy or seed): then made again, and every
+  # later step that reads them sees the change (utils/redo_on_new_inputs.sh)
+  utils/redo_on_new_inputs.sh exp/tags/test_inputs exp/tags/test --file data/test/text --value="$detect_opts"
   [ -s exp/tags/test/tags.conll ] && [ exp/tags/test/tags.conll -nt data/test/text ] ||
     steps/tag_entities.sh $detect_opts --nj 1 --cmd "$decode_cmd" data/test - exp/tags/test
+  utils/redo_on_new_inputs.sh exp/transform_text/test_inputs data/test_text --file exp/tags/test/tags.conll \
+    --value="$text_strategy" --value="$seed" --value="$pseudonym_source"
   done_ok data/test_text || steps/transform_text.sh --strategy "$text_strategy" --p 1.0 --seed "$seed" \
     --pseudonym-source "$pseudonym_source" \
     --avoid-original true --secret-dir exp/secrets/text --exp-dir exp/transform_text/test data/test exp/tags/test/tags.conll data/test_text
