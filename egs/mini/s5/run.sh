@@ -177,11 +177,16 @@ if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: text transformation ($text_strategy, p=$text_p) and NER utility of the strategies"
   topts=(--strategy "$text_strategy" --p "$text_p" --seed "$seed" --avoid-original "$text_avoid_original"
          --secret-dir exp/secrets/text)
+  # a transformed set is kept on a rerun unless its tags or options changed: then made again (not the old text)
   for s in mini_train mini_dev; do   # gold tags: the corpus a data owner would publish
+    utils/redo_on_new_inputs.sh "exp/transform_text/${s}_inputs" "data/${s}_text" --file "data/$s/tags.conll" \
+      "${topts[@]/#/--value=}"
     done_ok "data/${s}_text" || steps/transform_text.sh "${topts[@]}" --exp-dir "exp/transform_text/$s" \
       --gold-tags "data/$s/tags.conll" "data/$s" "data/$s/tags.conll" "data/${s}_text"
   done
   # the test set with the tagger's own tags: the leak rate against gold shows what detection misses
+  utils/redo_on_new_inputs.sh exp/transform_text/mini_test_inputs data/mini_test_text \
+    --file exp/tags/mini_test_cased/tags.conll "${topts[@]/#/--value=}"
   done_ok data/mini_test_text || steps/transform_text.sh "${topts[@]}" --exp-dir exp/transform_text/mini_test \
     --gold-tags data/mini_test/tags.conll data/mini_test exp/tags/mini_test_cased/tags.conll data/mini_test_text
   # differential privacy of the seed 000 algorithm: epsilon of eq. (2) for policies and replacement probabilities
