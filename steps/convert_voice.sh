@@ -75,6 +75,8 @@ if [ "$method" = frame_select ]; then
 fi
 cfg=${voice_config:-conf/voice/$method.yaml}
 inputs=(--data "$in" --value "$method")   # what a finished output was made from (besides its strategy and seed)
+# its transcript too: the output carries it (another text strategy upstream must not leave the old text here)
+[ -f "$in/text" ] && inputs+=(--file "$in/text")
 [ -f "$cfg" ] && inputs+=(--file "$cfg")
 [ "$method" = voicemask ] && [ -n "$pitch_target_data" ] && inputs+=(--data "$pitch_target_data")
 [ "$method" = frame_select ] && inputs+=(--data "$frame_target_data")

@@ -71,6 +71,7 @@ fi
 inputs=(--data "$in" --data "$tdata" --value "vtln $max_targets")   # what a finished output was made from
 cfg=${voice_config:-$config_dir/vtln.yaml}
 [ -f "$cfg" ] && inputs+=(--file "$cfg")
+[ -f "$in/text" ] && inputs+=(--file "$in/text")   # the outputs carry the input's transcript
 for spec in "$@"; do
   IFS=: read -r st sd out <<<"$spec"
   # finished earlier: kept while made from the same audio, config, targets, strategy and seed; else made again

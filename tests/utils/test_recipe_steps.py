@@ -202,6 +202,21 @@ def test_make_neutral_masks_again_when_the_tags_change(repo_root, work):
     assert r.returncode == 0 and "made again" not in r.stderr, r.stderr
 
 
+def test_convert_voice_makes_a_finished_output_again_when_its_input_text_changes(repo_root, work):
+    """The converted dir carries its input's transcript: when that changes (another text strategy upstream, the
+    same audio) the output is made again with the new text; it used to keep the old one."""
+    conv = ("steps/convert_voice.sh", "mcadams", "data/src", "-:0:data/a")
+    r = _step(repo_root, work, *conv)
+    assert r.returncode == 0, r.stderr
+    text = (work / "data/src/text").read_text()
+    new = "\n".join(ln.split()[0] + " <surrogate> " + " ".join(ln.split()[2:]) for ln in text.splitlines()) + "\n"
+    (work / "data/src/text").write_text(new)
+    r = _step(repo_root, work, *conv)
+    assert r.returncode == 0, r.stderr
+    assert "data/a was made from other inputs: removed, made again" in r.stderr, r.stderr
+    assert (work / "data/a/text").read_text() == new
+
+
 def test_convert_voice_makes_a_finished_output_again_when_its_config_changes(repo_root, work):
     """A finished conversion is skipped on a rerun with the same inputs, and made again (new plan, new audio) when
     its config, seed or input audio changed: it used to be kept, stale, under the same name."""
