@@ -235,7 +235,10 @@ class TextTransformer:
                     new = orig
             if new and out_t and out_g[-1] == "O" and out_t[-1].lower() in ("a", "an") and \
                     getattr(strat, "agrees_articles", False) and [t.lower() for t in new] != [t.lower() for t in orig]:
-                out_t[-1] = agree_article(out_t[-1], new[0])     # "a Indian" never follows from "a Mexican"
+                # "a Indian" never follows from "a Mexican"; in capitals every word looks like an initialism
+                # ("A NICE" is no "AN NICE"), so the word is read in lower case and the article kept in capitals
+                art = agree_article(out_t[-1], new[0].lower() if ctx.upper else new[0])
+                out_t[-1] = art.upper() if ctx.upper else art
             out_t.extend(new)
             out_g.extend([("B-" if i == 0 else "I-") + typ for i in range(len(new))])
             pos = b

@@ -160,3 +160,25 @@ def test_words_of_dates_are_drawn_as_the_corpus_says_them():
     weeks = [o[1] for o in out[30:]]
     assert sum(p == "middle" for p in parts) <= 0.3 * len(parts), Counter(parts)      # uniform: about a half
     assert sum(w in ("third", "fourth") for w in weeks) <= 0.3 * len(weeks), Counter(weeks)   # uniform: 2 in 3
+
+
+def test_the_article_before_a_span_in_capitals_and_before_a_plain_date_word():
+    # speechocean762 (capitals): "TAKE A LITTLE OF THIS CHRISTMAS SPIRIT" became "TAKE An NICE ...": every word in
+    # capitals read as an initialism ("an NBA"), and the article changed outside the span, which the spoken fill
+    # refuses (it re-says the span, not the word before it)
+    from pydeid.io.conll import Sentence
+    from pydeid.text.pools import Pools
+    from pydeid.text.transform import TextTransformer, TransformConfig
+
+    def run(text, span, seed):
+        toks = text.split()
+        tags = ["O"] * len(toks)
+        a, b, typ = span
+        tags[a:b] = [f"B-{typ}"] + [f"I-{typ}"] * (b - a - 1)
+        s = Sentence(toks, tags, "d0-u1")
+        return TextTransformer(TransformConfig(seed=seed), Pools([s])).transform([s]).sentences[0].tokens
+    for seed in range(6):
+        out = run("THEY OUGHT TO TAKE A LITTLE OF THIS CHRISTMAS SPIRIT", (5, 9, "DATE"), seed)
+        assert out[4] == "A", out                       # a date adjective of the same article: the "A" stays
+        out = run("I ATE AT A MEXICAN PLACE", (4, 5, "MISC"), seed)
+        assert out[3] in ("A", "AN"), out               # an article in capitals stays in capitals

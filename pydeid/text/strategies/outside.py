@@ -298,7 +298,11 @@ class Surrogate(Strategy):
             elif not forms or low in closed_words() or not is_value_word(forms[0]):
                 out.append(t)
             elif typ in ("DATE", "TIME") and (qualifiers := _date_qualifier(low)):
-                others = [w for w in qualifiers if w != low and w not in ctx.entity_words]
+                # of the same article ("a LITTLE" -> "a NICE", never "an ENTIRE"): the spoken fill re-says the
+                # span, not the article before it
+                others = [w for w in qualifiers if w != low and w not in ctx.entity_words
+                          and article_for(w) == article_for(low)] or \
+                    [w for w in qualifiers if w != low and w not in ctx.entity_words]
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0])   # never "MONDAY month"
             elif typ in ("DATE", "TIME") and low in feast_words():
                 out.append(match_case([t], [other_feast(low, ctx.rng)])[0])     # "this CHRISTMAS spirit"
