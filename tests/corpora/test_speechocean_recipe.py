@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from recipe_refusal import assert_refused_before_any_stage
 
 SHARED = Path(os.environ.get("PYDEID_SHARED_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 
@@ -161,11 +162,8 @@ def test_tiny_recipe_attacker_extra_data_vctk(repo_root, tmp_path, recipe_copy):
 ])
 def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message, recipe_copy):
     """<method>:<variant> names a config pair that must exist; a chain names a VTLN run that must be listed."""
-    rec = recipe_copy("speechocean762", tmp_path / "s5")
-    p = subprocess.run(["./run.sh", "--voice-configs", configs, "--stop-stage", "0"], cwd=rec,
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
-    assert not (rec / "data").exists()   # refused before any stage ran
+    assert_refused_before_any_stage(recipe_copy("speechocean762", tmp_path / "s5"), ["--voice-configs", configs],
+                                    message)
 
 
 @pytest.mark.parametrize("voice, message", [
@@ -175,11 +173,8 @@ def test_voice_config_variants_are_checked(repo_root, tmp_path, configs, message
 ])
 def test_neutral_voice_variant_is_checked(repo_root, tmp_path, voice, message, recipe_copy):
     """The published voices' config must exist: refused before any stage, not at stage 4b."""
-    rec = recipe_copy("speechocean762", tmp_path / "s5")
-    p = subprocess.run(["./run.sh", "--neutral-voice", voice, "--stop-stage", "0"], cwd=rec,
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
-    assert not (rec / "data").exists()
+    assert_refused_before_any_stage(recipe_copy("speechocean762", tmp_path / "s5"), ["--neutral-voice", voice],
+                                    message)
 
 
 def test_voice_config_variants_accepted(repo_root, tmp_path, recipe_copy):

@@ -7,6 +7,7 @@ import json
 import subprocess
 
 import pytest
+from recipe_refusal import assert_refused_before_any_stage
 
 from test_speechocean_recipe import SHARED
 
@@ -19,11 +20,8 @@ from test_speechocean_recipe import SHARED
      "--voice-configs mcadams:nosuch+vtln3_avg: no config conf/voice/mcadams_nosuch.yaml"),
 ])
 def test_vtln_variants_and_chains_are_checked(repo_root, tmp_path, configs, message, recipe_copy):
-    rec = recipe_copy("speechocean762", tmp_path / "s5")
-    p = subprocess.run(["./run.sh", "--voice-configs", configs, "--stop-stage", "0"], cwd=rec,
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 1 and p.stderr.strip().endswith(message), p.stderr
-    assert not (rec / "data").exists()
+    assert_refused_before_any_stage(recipe_copy("speechocean762", tmp_path / "s5"), ["--voice-configs", configs],
+                                    message)
 
 
 def test_vtln_variants_and_chains_accepted(repo_root, tmp_path, recipe_copy):

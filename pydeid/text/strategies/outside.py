@@ -13,7 +13,7 @@ from .identifiers import SHAPED_TYPES, identifier_value
 from .helpers import FAKER_TYPES, avoided, first_clear, flat, faker_value, generated_value, not_original
 from .numbers import RandomDigits
 from .spoken_years import redraw_year, spoken_year_spans
-from .shapes import (article_for, day_number, feast_words, hour_counts, is_title, keep_style, kept_titles, name_tokens,
+from .shapes import (FEAST_WORDS, article_for, day_number, is_title, keep_style, kept_titles, name_tokens,
                      other_feast, redraw_code, shaped_value, span_gender, spoken_number, written_time, year_number)
 
 
@@ -102,7 +102,7 @@ def _date_qualifier(low: str) -> tuple[str, ...] | None:
     from ..gazetteer import common_words
     if low in _DATE_DETERMINERS:
         return _DATE_DETERMINERS
-    if low in _DATE_ADJECTIVES or low in common_words() and low not in feast_words():
+    if low in _DATE_ADJECTIVES or low in common_words() and low not in FEAST_WORDS:
         return _DATE_ADJECTIVES
     return None
 
@@ -268,8 +268,7 @@ class Surrogate(Strategy):
             dated = (day_number(t, ctx.rng) or year_number(t, ctx.rng)) if typ == "DATE" else \
                 written_time(t, ctx.rng) if typ == "TIME" else None
             if dated is None and typ in ("DATE", "TIME"):
-                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words, hour_counts(ctx.closed_counts),
-                                      ctx.closed_counts)
+                dated = spoken_number(toks, i, typ, ctx.rng, ctx.entity_words, ctx.closed_counts)
             if i in spelled:
                 out.extend(gen.letters([t]))
             elif dated is not None:     # "the 31st" -> "the 12th", "2019" -> "1987", "10:30" -> "07:45": valid
@@ -304,7 +303,7 @@ class Surrogate(Strategy):
                           and article_for(w) == article_for(low)] or \
                     [w for w in qualifiers if w != low and w not in ctx.entity_words]
                 out.append(match_case([t], [others[int(ctx.rng.integers(len(others)))]])[0])   # never "MONDAY month"
-            elif typ in ("DATE", "TIME") and low in feast_words():
+            elif typ in ("DATE", "TIME") and low in FEAST_WORDS:
                 out.append(match_case([t], [other_feast(low, ctx.rng)])[0])     # "this CHRISTMAS spirit"
             elif typ in ("DATE", "TIME"):     # a holiday or another named day: a weekday of no entity here
                 days = [d for d in WEEKDAYS if d != low and d not in ctx.entity_words] or WEEKDAYS

@@ -297,27 +297,27 @@ def _pick(rng, choices, avoid, tok: str, counts=None) -> str:
     return match_case([tok], [weighted_choice(others, rng, counts)])[0]
 
 
-def hour_counts(closed_counts) -> dict:
+def _hour_counts(closed_counts) -> dict:
     """The hours a corpus's times say (Context.closed_counts' "hour:" keys), by word."""
     return {k[5:]: v for k, v in (closed_counts or {}).items() if k.startswith("hour:")}
 
 
 def spoken_number(toks: Sequence[str], i: int, typ: str, rng, sentence_words=frozenset(),
-                  hours=None, counts=None) -> str | None:
+                  counts=None) -> str | None:
     """A number or ordinal word of a spoken date or time redrawn so that the whole stays valid and holds no word
     of the original: an hour 1-12, minutes "twenty"-"fifty" (an "oh" of "oh five" too) with a digit, mostly
     "five", a day as a single ordinal in the original's style (one word, or hyphenated), "the first week" first-
     fourth, a decade another decade (None: not such a word, the caller redraws within its class; "" for the
     ordinal after "twenty": the pair became one ordinal). `sentence_words`: the other entities' words, avoided
-    too ("twelve forty to three fifty" never "seven fifty"). `hours`: word -> count (hour_counts), or uniform;
-    `counts`: the corpus's date words (Context.closed_counts) for the ordinal of a week."""
+    too ("twelve forty to three fifty" never "seven fifty"). `counts`: Context.closed_counts, the corpus's date
+    words (the ordinal of a week) and hours; None: uniform."""
     low = [t.lower() for t in toks]
     avoid = set(low) | set(sentence_words)
     w = low[i]
     nums = [j for j, x in enumerate(low) if x in DIGIT_WORDS or x in TEEN_WORDS or x in TENS_WORDS]
     if typ == "TIME" and nums:
         if i == nums[0] and (w in DIGIT_WORDS or w in TEEN_WORDS):
-            return _pick(rng, _HOURS, avoid, toks[i], hours)     # as the corpus's times say them
+            return _pick(rng, _HOURS, avoid, toks[i], _hour_counts(counts))     # as the corpus's times say them
         if w in TENS_WORDS or w in ("oh", "o") and i + 1 < len(low) and low[i + 1] in DIGIT_WORDS:
             return _pick(rng, ("twenty", "thirty", "forty", "fifty"), avoid, toks[i])
         if w in DIGIT_WORDS:            # minutes end in five, as people say them, unless five was said
@@ -356,13 +356,9 @@ _SEASONS = ("spring", "summer", "autumn", "winter", "holidays")
 
 
 # the words that name a feast or a named day by themselves: inside a date span they are the date, never kept
-_FEAST_WORDS = frozenset({"christmas", "easter", "halloween", "thanksgiving", "hanukkah", "passover", "ramadan",
+FEAST_WORDS = frozenset({"christmas", "easter", "halloween", "thanksgiving", "hanukkah", "passover", "ramadan",
                           "diwali", "independence", "memorial", "veterans", "labor", "labour", "columbus", "presidents",
                           "valentine", "valentines", "patrick", "groundhog", "boxing"})
-
-
-def feast_words() -> frozenset:
-    return _FEAST_WORDS
 
 
 def other_feast(word: str, rng) -> str:
